@@ -1,0 +1,3 @@
+"""Headroom: an admission-control service for cloud clusters."""
+
+__version__ = "0.1.0"

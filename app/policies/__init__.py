@@ -1,0 +1,1 @@
+"""Pure policy engines: no HTTP, no database, no clock, no global random state."""
