@@ -1,0 +1,1 @@
+"""HTTP layer: routers, request/response schemas, problem documents. No business logic."""

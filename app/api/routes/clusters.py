@@ -1,0 +1,96 @@
+"""/v1/clusters: declare, read, list and delete clusters; read their log and state."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Response, status
+
+from app.api.routes.deps import Ctx
+from app.api.schemas.clusters import ClusterCreate, ClusterOut, ClusterPage, spec_errors
+from app.api.schemas.events import EventPage
+from app.errors import Unprocessable
+from app.service import clusters as service
+from app.service.events import read_engine
+from app.service.log import list_events
+from app.service.policies import family_for
+
+router = APIRouter(prefix="/v1/clusters", tags=["clusters"])
+
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
+             operation_id="createCluster", summary="Declare a cluster")
+def create_cluster(body: ClusterCreate, ctx: Ctx, response: Response,
+                   idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    errors = spec_errors(body, ctx.settings.max_servers, ctx.settings.max_job_types)
+    if errors:
+        raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
+                            errors=errors)
+    view, replayed = service.create_cluster(ctx, body.model_dump(mode="json"), idempotency_key)
+    response.headers["Location"] = f"/v1/clusters/{view['id']}"
+    response.headers["ETag"] = f'"{view["generation"]}"'
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return view
+
+
+@router.get("", response_model=ClusterPage, operation_id="listClusters",
+            summary="List clusters by name")
+def list_clusters(ctx: Ctx, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                  cursor: Annotated[str | None, Query(max_length=100)] = None
+                  ) -> dict[str, Any]:
+    items, nxt = service.list_clusters(ctx, limit, cursor)
+    return {"items": items, "next_cursor": nxt}
+
+
+@router.get("/{cluster_id}", response_model=ClusterOut, operation_id="getCluster",
+            summary="Read a cluster's declaration")
+def get_cluster(cluster_id: str, ctx: Ctx, response: Response) -> dict[str, Any]:
+    view = service.get_cluster(ctx, cluster_id)
+    response.headers["ETag"] = f'"{view["generation"]}"'
+    return view
+
+
+@router.delete("/{cluster_id}", status_code=status.HTTP_204_NO_CONTENT,
+               operation_id="deleteCluster", summary="Delete a cluster and its log")
+def delete_cluster(cluster_id: str, ctx: Ctx,
+                   if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
+    service.delete_cluster(ctx, cluster_id, _generation(if_match))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/{cluster_id}/events", response_model=EventPage, operation_id="listEvents",
+            summary="The cluster's decision log, oldest first")
+def events(cluster_id: str, ctx: Ctx, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+           cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
+           ) -> dict[str, Any]:
+    items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0)
+    return {"items": items, "next_cursor": nxt}
+
+
+@router.get("/{cluster_id}/state", operation_id="getClusterState",
+            summary="What the policy engine holds now")
+def state(cluster_id: str, ctx: Ctx) -> dict[str, Any]:
+    def reader(engine: Any, cluster: Any) -> dict[str, Any]:
+        return {"cluster_id": cluster.id, "version": cluster.version,
+                **family_for(cluster.policy_kind).describe(engine)}
+
+    return read_engine(ctx, cluster_id, reader)
+
+
+@router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",
+            summary="One server: configuration, jobs, group")
+def server(cluster_id: str, server_id: str, ctx: Ctx) -> dict[str, Any]:
+    return read_engine(ctx, cluster_id, lambda engine, _c: engine.server_view(server_id))
+
+
+def _generation(if_match: str | None) -> int | None:
+    if if_match is None or if_match.strip() == "*":
+        return None
+    raw = if_match.strip().removeprefix("W/").strip('"')
+    if not raw.isdigit():
+        raise Unprocessable("If-Match must be a generation ETag such as \"3\"",
+                            errors=[{"field": "If-Match", "message": "not an ETag we issued"}])
+    return int(raw)

@@ -1,0 +1,39 @@
+"""Liveness, readiness and metrics: unversioned, at the root, as probes expect."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, PlainTextResponse
+from sqlalchemy import text
+
+from app.api.routes.deps import Ctx
+from app.store.migrate import is_at_head
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/livez", operation_id="livez", summary="The process is up")
+def livez() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz", operation_id="readyz",
+            summary="The database answers and its schema is at the newest migration")
+def readyz(ctx: Ctx) -> JSONResponse:
+    try:
+        with ctx.db.connect() as conn:
+            conn.execute(text("SELECT 1"))
+        at_head, current, head = is_at_head(ctx.db, ctx.settings)
+    except Exception as exc:  # noqa: BLE001 - any failure means "not ready", said plainly
+        return JSONResponse({"status": "unavailable", "database": "unreachable",
+                             "detail": type(exc).__name__}, status_code=503)
+    body = {"status": "ok" if at_head else "unavailable", "database": "ok",
+            "migration": current, "head": head}
+    return JSONResponse(body, status_code=200 if at_head else 503)
+
+
+@router.get("/metrics", operation_id="metrics", response_class=PlainTextResponse,
+            summary="Prometheus metrics of this process")
+def metrics(ctx: Ctx) -> PlainTextResponse:
+    return PlainTextResponse(ctx.metrics.render(),
+                             media_type="text/plain; version=0.0.4; charset=utf-8")

@@ -1,0 +1,60 @@
+"""Placement events: a job arrives, a job departs, or a batch of both."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header
+
+from app.api.routes.deps import Ctx
+from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
+                                    ReleaseOut)
+from app.errors import Unprocessable
+from app.service.events import apply_events, dry_run
+
+router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"])
+
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+
+
+def _event_id(body_id: str | None, header_id: str | None) -> str:
+    if body_id is not None and header_id is not None and body_id != header_id:
+        raise Unprocessable("event_id and the Idempotency-Key header disagree",
+                            errors=[{"field": "event_id", "message": "differs from header"}])
+    event_id = body_id or header_id
+    if event_id is None:
+        raise Unprocessable("every event needs an event_id (or an Idempotency-Key header) "
+                            "so that retries are safe",
+                            errors=[{"field": "event_id", "message": "required"}])
+    return event_id
+
+
+@router.post("/arrivals", response_model=PlacementOut, operation_id="postArrival",
+             summary="A job arrives: place it or reject it")
+def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx,
+            idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    event = {"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type}
+    if body.dry_run:
+        return dry_run(ctx, cluster_id, event)
+    event["event_id"] = _event_id(body.event_id, idempotency_key)
+    return apply_events(ctx, cluster_id, [event])[0]
+
+
+@router.post("/departures", response_model=ReleaseOut, operation_id="postDeparture",
+             summary="A job departs: free its slot, maybe migrate or reconfigure")
+def departure(cluster_id: str, body: DepartureIn, ctx: Ctx,
+              idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    event = {"kind": "departure", "job_id": body.job_id,
+             "event_id": _event_id(body.event_id, idempotency_key)}
+    return apply_events(ctx, cluster_id, [event])[0]
+
+
+@router.post("/events:batch", response_model=BatchOut, operation_id="postEventBatch",
+             summary="Several events decided in order in one transaction, all or nothing")
+def batch(cluster_id: str, body: BatchIn, ctx: Ctx) -> dict[str, Any]:
+    limit = ctx.settings.max_batch_events
+    if len(body.events) > limit:
+        raise Unprocessable(f"at most {limit} events per batch",
+                            errors=[{"field": "events", "message": f"more than {limit}"}])
+    events = [e.model_dump() for e in body.events]
+    return {"results": apply_events(ctx, cluster_id, events)}

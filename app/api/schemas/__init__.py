@@ -1,0 +1,1 @@
+"""Request and response schemas (pydantic v2), one module per noun."""

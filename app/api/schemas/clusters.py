@@ -1,0 +1,113 @@
+"""Cluster declarations: dimensions, server pools, job types and the placement policy."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
+
+
+class ServerPoolIn(StrictModel):
+    name: Name = "pool"
+    count: int = Field(ge=1, le=1_000_000, description="Number of identical servers.")
+    capacity: dict[Name, PositiveAmount] = Field(
+        description="Capacity per resource dimension, e.g. {\"cpu\": 80, \"memory\": 640}.")
+
+
+class JobTypeIn(StrictModel):
+    name: Name
+    demand: dict[Name, Amount] = Field(description="Demand per resource dimension.")
+    reward: Amount = Field(1.0, description="Reward per unit time while running (u_j).")
+    priority: int = Field(0, ge=0, le=9, description="Used by DRA's optional preemption.")
+
+
+class FirstFitPolicy(StrictModel):
+    kind: Literal["first_fit"]
+
+
+class BestFitPolicy(StrictModel):
+    kind: Literal["best_fit"]
+
+
+class PowerOfDPolicy(StrictModel):
+    kind: Literal["power_of_d"]
+    d: int = Field(5, ge=1, le=1000, description="Servers sampled per arrival.")
+
+
+PolicyIn = Annotated[FirstFitPolicy | BestFitPolicy | PowerOfDPolicy, Field(discriminator="kind")]
+
+
+class ClusterCreate(StrictModel):
+    name: Name
+    dimensions: list[Name] = Field(min_length=1, max_length=16)
+    server_pools: list[ServerPoolIn] = Field(min_length=1, max_length=64)
+    job_types: list[JobTypeIn] = Field(min_length=1, max_length=256)
+    policy: PolicyIn
+    seed: int = Field(0, ge=0, le=2**63 - 1,
+                      description="Seeds the policy's random generator (power-of-d).")
+
+    @model_validator(mode="after")
+    def _names_unique(self) -> ClusterCreate:
+        for label, names in (("dimensions", self.dimensions),
+                             ("server_pools", [p.name for p in self.server_pools]),
+                             ("job_types", [t.name for t in self.job_types])):
+            if len(set(names)) != len(names):
+                raise ValueError(f"{label}: names must be unique")
+        return self
+
+
+class ClusterOut(BaseModel):
+    id: str
+    name: str
+    dimensions: list[str]
+    server_pools: list[dict[str, Any]]
+    job_types: list[dict[str, Any]]
+    policy: dict[str, Any]
+    seed: int
+    version: int = Field(description="Number of events applied so far.")
+    generation: int = Field(description="Changes with every admin update; use as If-Match.")
+    created_at: datetime
+    updated_at: datetime
+
+
+class ClusterPage(BaseModel):
+    items: list[ClusterOut]
+    next_cursor: str | None = None
+
+
+def spec_errors(body: ClusterCreate, max_servers: int, max_job_types: int
+                ) -> list[dict[str, str]]:
+    """Checks that span fields; each error names the field it is about."""
+    errors: list[dict[str, str]] = []
+    dims = set(body.dimensions)
+
+    def vector(field: str, vec: dict[str, float]) -> None:
+        missing, extra = dims - set(vec), set(vec) - dims
+        if missing:
+            errors.append({"field": field, "message": f"missing dimensions {sorted(missing)}"})
+        if extra:
+            errors.append({"field": field, "message": f"unknown dimensions {sorted(extra)}"})
+
+    for i, pool in enumerate(body.server_pools):
+        vector(f"server_pools[{i}].capacity", pool.capacity)
+    total = sum(p.count for p in body.server_pools)
+    if total > max_servers:
+        errors.append({"field": "server_pools", "message":
+                       f"{total} servers in all; at most {max_servers} per cluster"})
+    if len(body.job_types) > max_job_types:
+        errors.append({"field": "job_types", "message": f"at most {max_job_types} job types"})
+    for i, t in enumerate(body.job_types):
+        field = f"job_types[{i}].demand"
+        vector(field, t.demand)
+        if dims - set(t.demand) or set(t.demand) - dims:
+            continue
+        if all(v == 0 for v in t.demand.values()):
+            errors.append({"field": field, "message": "a job must demand some resource"})
+        elif not any(all(t.demand[d] <= p.capacity.get(d, 0) for d in dims)
+                     for p in body.server_pools):
+            errors.append({"field": field, "message":
+                           f"job type {t.name!r} demands more than any server has"})
+    return errors

@@ -1,0 +1,27 @@
+"""Constrained types shared by every schema."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+# Names appear in URLs, logs and metrics labels: keep them to a safe alphabet.
+Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")]
+# Client-chosen ids (jobs, events): printable, no whitespace, bounded.
+ClientId = Annotated[str, StringConstraints(pattern=r"^[!-~]{1,200}$")]
+# Resource amounts: finite, and bounded so sums of many of them stay exact enough in floats.
+Amount = Annotated[float, Field(ge=0, le=1e12, allow_inf_nan=False)]
+PositiveAmount = Annotated[float, Field(gt=0, le=1e12, allow_inf_nan=False)]
+
+
+class StrictModel(BaseModel):
+    """Unknown fields are errors and NaN/Infinity are refused everywhere."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class Page(BaseModel):
+    items: list[Any]
+    next_cursor: str | None = Field(
+        None, description="Pass as `cursor` to get the next page; null on the last page.")

@@ -1,0 +1,103 @@
+"""Placement events (arrivals, departures) and the decisions returned for them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.api.schemas.common import ClientId, Name, StrictModel
+
+EVENT_ID_DOC = ("Idempotency key of this event, unique per cluster. A retry with the same id "
+                "and body returns the stored decision; with another body it is a 409. May be "
+                "given as the Idempotency-Key header instead.")
+
+
+class ArrivalIn(StrictModel):
+    event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
+    job_id: ClientId
+    job_type: Name
+    dry_run: bool = Field(False, description="Decide without committing anything.")
+
+
+class DepartureIn(StrictModel):
+    event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
+    job_id: ClientId
+
+
+class BatchArrival(StrictModel):
+    kind: Literal["arrival"]
+    event_id: ClientId
+    job_id: ClientId
+    job_type: Name
+
+
+class BatchDeparture(StrictModel):
+    kind: Literal["departure"]
+    event_id: ClientId
+    job_id: ClientId
+
+
+BatchEvent = Annotated[BatchArrival | BatchDeparture, Field(discriminator="kind")]
+
+
+class BatchIn(StrictModel):
+    events: list[BatchEvent] = Field(min_length=1)
+
+
+class PreemptionOut(BaseModel):
+    job_id: str
+    job_type: str
+    server_id: str
+
+
+class MigrationOut(BaseModel):
+    job_id: str
+    from_server_id: str
+    to_server_id: str
+
+
+class ReconfigurationOut(BaseModel):
+    server_id: str
+    configuration: dict[str, int]
+
+
+class Delivery(BaseModel):
+    event_seq: int | None = Field(description="Position in the cluster's log; null on dry run.")
+    replayed: bool = Field(description="True when this answers a retry of a logged event.")
+    dry_run: bool = False
+
+
+class PlacementOut(Delivery):
+    decision: Literal["placed", "rejected"]
+    server_id: str | None
+    reason: str
+    details: dict[str, Any]
+    preempted: list[PreemptionOut] = []
+
+
+class ReleaseOut(Delivery):
+    decision: Literal["released"]
+    server_id: str
+    migration: MigrationOut | None = None
+    reconfigured: list[ReconfigurationOut] = []
+
+
+class BatchOut(BaseModel):
+    results: list[PlacementOut | ReleaseOut]
+
+
+class LoggedEvent(BaseModel):
+    seq: int
+    event_id: str
+    kind: str
+    request: dict[str, Any]
+    decision: str
+    response: dict[str, Any]
+    created_at: datetime
+
+
+class EventPage(BaseModel):
+    items: list[LoggedEvent]
+    next_cursor: str | None = None

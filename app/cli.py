@@ -1,0 +1,110 @@
+"""The ``headroom`` command: serve, migrate, openapi."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from app.config import DEFAULT_DATABASE_URL, get_settings
+
+OPENAPI_PATH = Path("openapi/openapi.json")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import os
+
+    import uvicorn
+
+    from app.logs import configure_logging, log_config
+    from app.store.migrate import upgrade
+
+    settings = get_settings()
+    configure_logging(settings.log_level)
+    migrate = args.migrate if args.migrate is not None else settings.is_sqlite
+    if migrate:
+        upgrade(settings)
+    if settings.database_url == DEFAULT_DATABASE_URL:
+        print(f"headroom: using the embedded SQLite database {DEFAULT_DATABASE_URL!r}; set "
+              "HEADROOM_DATABASE_URL=postgresql+psycopg://... for production", file=sys.stderr)
+    # Worker processes build the app from the same environment.
+    os.environ.setdefault("HEADROOM_DATABASE_URL", settings.database_url)
+    uvicorn.run("app.main:create_app", factory=True,
+                host=args.host or settings.host, port=args.port or settings.port,
+                workers=args.workers or settings.workers, log_config=log_config(
+                    settings.log_level), access_log=False, proxy_headers=True)
+    return 0
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from app.store.migrate import downgrade, upgrade
+
+    settings = get_settings()
+    if args.downgrade:
+        downgrade(settings, args.downgrade)
+    else:
+        upgrade(settings, args.revision)
+    return 0
+
+
+def openapi_document() -> dict:
+    from app.config import Settings
+    from app.main import create_app
+
+    # The document does not depend on the database; an in-memory one avoids touching files.
+    app = create_app(Settings(database_url="sqlite://"), configure_logs=False)
+    return app.openapi()
+
+
+def render_openapi() -> str:
+    return json.dumps(openapi_document(), indent=2, sort_keys=True) + "\n"
+
+
+def _openapi(args: argparse.Namespace) -> int:
+    text = render_openapi()
+    path = Path(args.output)
+    if args.check:
+        if not path.exists() or path.read_text() != text:
+            print(f"{path} is stale: run `headroom openapi` and commit it", file=sys.stderr)
+            return 1
+        print(f"{path} is up to date")
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    print(f"wrote {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="headroom", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP service")
+    serve.add_argument("--host", help="bind address (HEADROOM_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (HEADROOM_PORT, default 8000)")
+    serve.add_argument("--workers", type=int, help="worker processes (HEADROOM_WORKERS)")
+    serve.add_argument("--migrate", dest="migrate", action="store_true", default=None,
+                       help="run migrations first (default: only on SQLite)")
+    serve.add_argument("--no-migrate", dest="migrate", action="store_false")
+    serve.set_defaults(func=_serve)
+
+    migrate = sub.add_parser("migrate", help="upgrade (or downgrade) the database schema")
+    migrate.add_argument("--revision", default="head")
+    migrate.add_argument("--downgrade", metavar="REVISION", help="e.g. base")
+    migrate.set_defaults(func=_migrate)
+
+    openapi = sub.add_parser("openapi", help="write or check openapi/openapi.json")
+    openapi.add_argument("--check", action="store_true", help="fail if the file is stale")
+    openapi.add_argument("--output", default=str(OPENAPI_PATH))
+    openapi.set_defaults(func=_openapi)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,54 @@
+"""Settings from the environment (prefix ``HEADROOM_``), read once per process."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# The embedded default: a SQLite file in the working directory, so `headroom serve` runs on a
+# machine with no database server. Production uses postgresql+psycopg://...
+DEFAULT_DATABASE_URL = "sqlite:///./headroom.db"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="HEADROOM_", extra="ignore")
+
+    database_url: str = DEFAULT_DATABASE_URL
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    workers: int = Field(1, ge=1, le=64)
+    log_level: str = "info"
+    # Requests larger than this are refused with 413 before they are parsed.
+    max_body_bytes: int = Field(1_048_576, ge=1024)
+    # Limits on what one cluster may declare; they keep a single request from exhausting memory.
+    max_servers: int = Field(200_000, ge=1)
+    max_job_types: int = Field(64, ge=1)
+    max_batch_events: int = Field(1_000, ge=1)
+    # An engine snapshot is written every this many events, bounding the replay after a restart.
+    snapshot_every: int = Field(1_000, ge=1)
+    # Engines kept in memory per process (least recently used are dropped).
+    engine_cache_size: int = Field(64, ge=1)
+    # How long a request waits for a cluster's lock before giving up with 503 (Postgres only).
+    lock_timeout_ms: int = Field(5_000, ge=1)
+    migrations_dir: Path | None = None
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_database_url(cls, v: str) -> str:
+        # Accept the URLs people paste from elsewhere; we always drive Postgres with psycopg 3.
+        for prefix in ("postgres://", "postgresql://"):
+            if v.startswith(prefix):
+                return "postgresql+psycopg://" + v[len(prefix):]
+        return v
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

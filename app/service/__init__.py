@@ -1,0 +1,1 @@
+"""The transaction boundary: lock a cluster, apply events to its engine, log, commit, answer."""

@@ -1,0 +1,104 @@
+"""Cluster administration: create, read, list, delete (with generation checks)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+
+from app.errors import ClusterNotFound, IdempotencyKeyReused, NameTaken, PreconditionFailed
+from app.service.context import ServiceContext
+from app.service.events import lock_cluster
+from app.store.models import Cluster, IdempotencyKey, as_utc, utcnow
+
+CREATE_SCOPE = "clusters.create"
+
+
+def _hash(body: dict[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def cluster_view(c: Cluster) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "name": c.name,
+        **{k: v for k, v in c.spec.items() if k != "name"},
+        "version": c.version,
+        "generation": c.generation,
+        "created_at": as_utc(c.created_at).isoformat(),
+        "updated_at": as_utc(c.updated_at).isoformat(),
+    }
+
+
+def create_cluster(ctx: ServiceContext, spec: dict[str, Any],
+                   idempotency_key: str | None = None) -> tuple[dict[str, Any], bool]:
+    """Create a cluster; returns (view, replayed). A reused key replays the first answer."""
+    h = _hash(spec)
+    try:
+        with ctx.sessions() as session, session.begin():
+            if idempotency_key is not None:
+                seen = session.get(IdempotencyKey, (CREATE_SCOPE, idempotency_key))
+                if seen is not None:
+                    if seen.request_hash != h:
+                        raise IdempotencyKeyReused(
+                            "Idempotency-Key was already used to create another cluster")
+                    return seen.response, True
+            now = utcnow()
+            cluster = Cluster(id=str(uuid.uuid4()), name=spec["name"],
+                              policy_kind=spec["policy"]["kind"], spec=spec, version=0,
+                              generation=1, created_at=now, updated_at=now)
+            session.add(cluster)
+            session.flush()
+            view = cluster_view(cluster)
+            if idempotency_key is not None:
+                session.add(IdempotencyKey(scope=CREATE_SCOPE, key=idempotency_key,
+                                           request_hash=h, status_code=201, response=view))
+    except IntegrityError as exc:
+        # Two creators raced on the same name (or the same key): the loser gets a conflict.
+        if idempotency_key is not None:
+            with ctx.sessions() as session:
+                seen = session.get(IdempotencyKey, (CREATE_SCOPE, idempotency_key))
+                if seen is not None and seen.request_hash == h:
+                    return seen.response, True
+        raise NameTaken(f"a cluster named {spec['name']!r} already exists") from exc
+    return view, False
+
+
+def get_cluster(ctx: ServiceContext, cluster_id: str) -> dict[str, Any]:
+    with ctx.sessions() as session:
+        cluster = session.get(Cluster, cluster_id)
+        if cluster is None:
+            raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
+        return cluster_view(cluster)
+
+
+def list_clusters(ctx: ServiceContext, limit: int, after: str | None
+                  ) -> tuple[list[dict[str, Any]], str | None]:
+    """Clusters ordered by name; ``after`` is the last name of the previous page."""
+    with ctx.sessions() as session:
+        stmt = select(Cluster).order_by(Cluster.name).limit(limit + 1)
+        if after is not None:
+            stmt = stmt.where(Cluster.name > after)
+        rows = session.scalars(stmt).all()
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return [cluster_view(c) for c in rows], (rows[-1].name if more else None)
+
+
+def count_clusters(ctx: ServiceContext) -> int:
+    with ctx.sessions() as session:
+        return session.scalar(select(func.count()).select_from(Cluster)) or 0
+
+
+def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: int | None) -> None:
+    with ctx.sessions() as session, session.begin():
+        cluster = lock_cluster(session, cluster_id)
+        if if_match is not None and if_match != cluster.generation:
+            raise PreconditionFailed(
+                f"cluster generation is {cluster.generation}, If-Match said {if_match}")
+        session.execute(delete(Cluster).where(Cluster.id == cluster_id))
+    ctx.engines.forget(cluster_id)

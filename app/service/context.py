@@ -1,0 +1,31 @@
+"""What a request needs from the process: settings, database sessions, the engine cache."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+from app.metrics import Metrics
+from app.service.engines import EngineCache
+from app.store.db import make_engine, make_sessionmaker
+
+
+@dataclass
+class ServiceContext:
+    settings: Settings
+    db: Engine
+    sessions: sessionmaker[Session]
+    engines: EngineCache
+    metrics: Metrics = field(default_factory=Metrics)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ServiceContext:
+        db = make_engine(settings)
+        return cls(settings=settings, db=db, sessions=make_sessionmaker(db),
+                   engines=EngineCache(settings.engine_cache_size))
+
+    def close(self) -> None:
+        self.db.dispose()

@@ -1,0 +1,120 @@
+"""Engines kept in process memory, and how one is brought up to the database's version.
+
+The database is the truth; an in-memory engine is a cache of ``replay(log)`` at some version.
+A request *checks out* the engine of its cluster (taking it out of the cache, so no other
+thread of this process can touch it), brings it to the cluster's committed version by
+replaying the log tail, uses it, and checks it back in after its transaction committed. A
+request that finds no engine (another thread holds it, another process wrote since, or the
+process just started) loads the newest snapshot and replays the events after it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import zlib
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from app.errors import StateDivergence
+from app.service.policies import family_for
+from app.store.models import Cluster, Event, Snapshot
+
+log = logging.getLogger("headroom.engines")
+
+# Keys that describe the delivery of an answer, not the decision itself.
+DELIVERY_KEYS = ("event_seq", "replayed", "dry_run")
+
+
+@dataclass
+class Loaded:
+    engine: Any
+    version: int
+
+
+class EngineCache:
+    def __init__(self, capacity: int):
+        self.capacity = capacity
+        self._items: OrderedDict[str, Loaded] = OrderedDict()
+        self._lock = threading.Lock()
+        self.loads = 0  # full loads (snapshot + replay), for tests and metrics
+
+    def checkout(self, session: Session, cluster: Cluster) -> Loaded:
+        with self._lock:
+            item = self._items.pop(cluster.id, None)
+        if item is not None and item.version > cluster.version:
+            item = None  # a transaction that produced it never committed
+        if item is None:
+            item = self._load(session, cluster)
+        if item.version < cluster.version:
+            _replay(session, cluster, item, upto=cluster.version)
+        return item
+
+    def checkin(self, cluster_id: str, item: Loaded) -> None:
+        with self._lock:
+            current = self._items.get(cluster_id)
+            if current is not None and current.version >= item.version:
+                return
+            self._items[cluster_id] = item
+            self._items.move_to_end(cluster_id)
+            while len(self._items) > self.capacity:
+                self._items.popitem(last=False)
+
+    def forget(self, cluster_id: str) -> None:
+        with self._lock:
+            self._items.pop(cluster_id, None)
+
+    def _load(self, session: Session, cluster: Cluster) -> Loaded:
+        self.loads += 1
+        family = family_for(cluster.policy_kind)
+        snap = session.scalars(
+            select(Snapshot).where(Snapshot.cluster_id == cluster.id,
+                                   Snapshot.seq <= cluster.version)
+            .order_by(Snapshot.seq.desc()).limit(1)).first()
+        if snap is None:
+            return Loaded(family.build(cluster.spec), 0)
+        state = json.loads(zlib.decompress(snap.state))
+        return Loaded(family.restore(cluster.spec, state), snap.seq)
+
+
+def _replay(session: Session, cluster: Cluster, item: Loaded, upto: int) -> None:
+    """Apply logged events (item.version, upto] and check each gives the logged decision."""
+    family = family_for(cluster.policy_kind)
+    rows = session.scalars(
+        select(Event).where(Event.cluster_id == cluster.id, Event.seq > item.version,
+                            Event.seq <= upto).order_by(Event.seq)).all()
+    for row in rows:
+        if row.seq != item.version + 1:
+            raise StateDivergence(f"cluster {cluster.id}: log has a gap before seq {row.seq}")
+        got = family.apply(item.engine, row.request)
+        want = {k: v for k, v in row.response.items() if k not in DELIVERY_KEYS}
+        if _canonical(got) != _canonical(want):
+            log.error("replay diverged", extra={"cluster_id": cluster.id, "seq": row.seq})
+            raise StateDivergence(
+                f"cluster {cluster.id}: replaying event {row.seq} gave another decision")
+        item.version = row.seq
+    if item.version != upto:
+        raise StateDivergence(f"cluster {cluster.id}: log ends at {item.version}, not {upto}")
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def write_snapshot(session: Session, cluster: Cluster, item: Loaded, keep: int = 2) -> None:
+    family = family_for(cluster.policy_kind)
+    blob = zlib.compress(json.dumps(family.snapshot(item.engine),
+                                    separators=(",", ":")).encode(), 1)
+    session.add(Snapshot(cluster_id=cluster.id, seq=item.version, state=blob))
+    # Older snapshots are never read again once a newer one commits; keep a spare.
+    old = session.scalars(
+        select(Snapshot.seq).where(Snapshot.cluster_id == cluster.id)
+        .order_by(Snapshot.seq.desc()).offset(keep)).all()
+    if old:
+        session.execute(delete(Snapshot).where(Snapshot.cluster_id == cluster.id,
+                                               Snapshot.seq.in_(old)))

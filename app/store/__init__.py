@@ -1,0 +1,1 @@
+"""Persistence: SQLAlchemy models, engine setup and the queries the service needs."""

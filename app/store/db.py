@@ -1,0 +1,50 @@
+"""Database engine setup for Postgres (production) and SQLite (embedded default)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.orm import Session, sessionmaker
+
+from app.config import Settings
+
+
+def make_engine(settings: Settings) -> Engine:
+    url = settings.database_url
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _sqlite_immediate_transactions(engine)
+        return engine
+    return create_engine(
+        url,
+        pool_size=20,
+        max_overflow=20,
+        pool_pre_ping=True,
+        # A cluster's lock is held only for one decision; waiting longer than this means
+        # something is stuck, and the client is better told (503) than left hanging.
+        connect_args={"options": f"-c lock_timeout={settings.lock_timeout_ms}"},
+    )
+
+
+def _sqlite_immediate_transactions(engine: Engine) -> None:
+    """Make every transaction ``BEGIN IMMEDIATE``: SQLite's answer to ``SELECT ... FOR UPDATE``.
+
+    pysqlite otherwise starts transactions lazily (deferred), so two processes could both read
+    a cluster and then race to write it. Taking the write lock at BEGIN serialises them.
+    """
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn, _record):  # noqa: ANN001
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):  # noqa: ANN001
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)

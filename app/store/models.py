@@ -1,0 +1,86 @@
+"""Tables. The schema itself is created only by the Alembic migrations in migrations/.
+
+- ``clusters``: one row per cluster; ``version`` counts applied events (the row is the lock that
+  serialises a cluster), ``generation`` counts admin changes (ETag / If-Match).
+- ``events``: the append-only decision log, one row per applied event, ``seq`` = the cluster
+  version the event produced. (cluster_id, event_id) is unique: the idempotency record of an
+  event, with a hash of the request so that a reused key with another body is a conflict.
+- ``snapshots``: the engine state at some ``seq`` so that a restart replays only the log tail.
+- ``idempotency_keys``: stored answers for non-event writes that carry an Idempotency-Key.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, LargeBinary, String,
+                        UniqueConstraint)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+JSONType = JSON().with_variant(JSONB(), "postgresql")
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def as_utc(ts: datetime) -> datetime:
+    """SQLite hands timestamps back without their zone; everything we store is UTC."""
+    return ts if ts.tzinfo is not None else ts.replace(tzinfo=timezone.utc)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Cluster(Base):
+    __tablename__ = "clusters"
+    __table_args__ = (UniqueConstraint("name", name="uq_clusters_name"),)
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    policy_kind: Mapped[str] = mapped_column(String(40))
+    spec: Mapped[dict] = mapped_column(JSONType)
+    version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    generation: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Event(Base):
+    __tablename__ = "events"
+    __table_args__ = (UniqueConstraint("cluster_id", "event_id", name="uq_events_cluster_event"),)
+
+    cluster_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("clusters.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    event_id: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(40))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    request: Mapped[dict] = mapped_column(JSONType)
+    decision: Mapped[str] = mapped_column(String(40))
+    response: Mapped[dict] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Snapshot(Base):
+    __tablename__ = "snapshots"
+
+    cluster_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("clusters.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    # zlib-compressed JSON of PlacementEngine.to_state(); large clusters make MBs of JSON.
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class IdempotencyKey(Base):
+    __tablename__ = "idempotency_keys"
+
+    scope: Mapped[str] = mapped_column(String(64), primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int] = mapped_column(Integer)
+    response: Mapped[dict] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

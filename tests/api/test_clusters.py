@@ -1,0 +1,146 @@
+"""Contract tests for /v1/clusters, on SQLite and on Postgres."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from tests.helpers import assert_problem, cluster_spec, create_cluster
+
+
+def test_create_read_list_delete(client):
+    created = create_cluster(client, name="alpha")
+    assert created["name"] == "alpha" and created["version"] == 0
+    assert created["generation"] == 1
+    r = client.get(f"/v1/clusters/{created['id']}")
+    assert r.status_code == 200 and r.json() == created
+    assert r.headers["etag"] == '"1"'
+
+    names = [create_cluster(client, name=f"n{i}")["name"] for i in range(4)]
+    page1 = client.get("/v1/clusters", params={"limit": 3}).json()
+    assert [c["name"] for c in page1["items"]] == ["alpha", "n0", "n1"]
+    page2 = client.get("/v1/clusters", params={"limit": 3, "cursor": page1["next_cursor"]}).json()
+    assert [c["name"] for c in page2["items"]] == names[2:]
+    assert page2["next_cursor"] is None
+
+    r = client.delete(f"/v1/clusters/{created['id']}")
+    assert r.status_code == 204
+    assert_problem(client.get(f"/v1/clusters/{created['id']}"), 404, "cluster_not_found")
+    assert_problem(client.delete(f"/v1/clusters/{created['id']}"), 404, "cluster_not_found")
+
+
+def test_delete_with_if_match(client):
+    c = create_cluster(client)
+    assert_problem(client.delete(f"/v1/clusters/{c['id']}", headers={"If-Match": '"7"'}),
+                   412, "precondition_failed")
+    assert client.get(f"/v1/clusters/{c['id']}").status_code == 200
+    assert client.delete(f"/v1/clusters/{c['id']}", headers={"If-Match": '"1"'}).status_code == 204
+
+
+def test_duplicate_name_is_conflict(client):
+    create_cluster(client, name="same")
+    assert_problem(client.post("/v1/clusters", json=cluster_spec(name="same")), 409, "name_taken")
+    assert len(client.get("/v1/clusters").json()["items"]) == 1
+
+
+def test_create_with_idempotency_key_replays(client):
+    spec = cluster_spec(name="idem")
+    r1 = client.post("/v1/clusters", json=spec, headers={"Idempotency-Key": "k1"})
+    r2 = client.post("/v1/clusters", json=spec, headers={"Idempotency-Key": "k1"})
+    assert r1.status_code == r2.status_code == 201
+    assert r1.json() == r2.json()
+    assert r2.headers.get("idempotent-replayed") == "true"
+    other = cluster_spec(name="idem2")
+    assert_problem(client.post("/v1/clusters", json=other, headers={"Idempotency-Key": "k1"}),
+                   409, "idempotency_key_reused")
+    assert len(client.get("/v1/clusters").json()["items"]) == 1
+
+
+def _bad(spec_change):
+    spec = cluster_spec(name="bad")
+    spec_change(spec)
+    return spec
+
+
+BAD_SPECS = {
+    "negative capacity": (lambda s: s["server_pools"][0]["capacity"].update(cpu=-1),
+                          "server_pools[0].capacity.cpu"),
+    "zero capacity": (lambda s: s["server_pools"][0]["capacity"].update(cpu=0),
+                      "server_pools[0].capacity.cpu"),
+    "zero servers": (lambda s: s["server_pools"][0].update(count=0), "server_pools[0].count"),
+    "huge count": (lambda s: s["server_pools"][0].update(count=10**12), "server_pools[0].count"),
+    "too many servers": (lambda s: s["server_pools"][0].update(count=900_000), "server_pools"),
+    "huge amount": (lambda s: s["job_types"][0]["demand"].update(cpu=1e300),
+                    "job_types[0].demand.cpu"),
+    "demand beyond any server": (lambda s: s["job_types"][1]["demand"].update(cpu=9),
+                                 "job_types[1].demand"),
+    "zero demand": (lambda s: s["job_types"][0].update(demand={"cpu": 0, "memory": 0}),
+                    "job_types[0].demand"),
+    "missing dimension": (lambda s: s["job_types"][0]["demand"].pop("memory"),
+                          "job_types[0].demand"),
+    "unknown dimension": (lambda s: s["server_pools"][0]["capacity"].update(gpu=1),
+                          "server_pools[0].capacity"),
+    "duplicate job types": (lambda s: s["job_types"].append(dict(s["job_types"][0])), "body"),
+    "duplicate dimensions": (lambda s: s.update(dimensions=["cpu", "cpu"]), "body"),
+    "unknown field": (lambda s: s.update(colour="blue"), "colour"),
+    "unknown policy": (lambda s: s.update(policy={"kind": "magic"}), "policy"),
+    "bad name": (lambda s: s.update(name="has space"), "name"),
+    "negative reward": (lambda s: s["job_types"][0].update(reward=-1), "job_types[0].reward"),
+    "no job types": (lambda s: s.update(job_types=[]), "job_types"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SPECS))
+def test_bad_cluster_specs_are_422_naming_the_field(client, case):
+    change, field = BAD_SPECS[case]
+    body = assert_problem(client.post("/v1/clusters", json=_bad(change)), 422)
+    fields = [e["field"] for e in body["errors"]]
+    assert any(f.startswith(field) for f in fields), (field, fields)
+    assert client.get("/v1/clusters").json()["items"] == []
+
+
+@pytest.mark.parametrize("literal", ["NaN", "Infinity", "-Infinity"])
+def test_nan_and_infinity_are_refused(client, literal):
+    text = json.dumps(cluster_spec(name="nan")).replace('"cpu": 8', f'"cpu": {literal}', 1)
+    assert literal in text
+    r = client.post("/v1/clusters", content=text, headers={"content-type": "application/json"})
+    assert_problem(r, 422)
+    assert client.get("/v1/clusters").json()["items"] == []
+
+
+def test_malformed_json_is_400(client):
+    r = client.post("/v1/clusters", content=b'{"name": "x",',
+                    headers={"content-type": "application/json"})
+    assert_problem(r, 400, "malformed_json")
+
+
+def test_ten_megabyte_body_is_413(client):
+    big = b'{"name": "' + b"x" * (10 * 1024 * 1024) + b'"}'
+    r = client.post("/v1/clusters", content=big, headers={"content-type": "application/json"})
+    assert_problem(r, 413, "payload_too_large")
+    assert client.get("/v1/clusters").json()["items"] == []
+
+
+def test_unknown_route_and_method_are_problems(client):
+    assert_problem(client.get("/v1/nothing"), 404, "not_found")
+    assert_problem(client.put("/v1/clusters"), 405, "method_not_allowed")
+
+
+def test_health_and_metrics(client):
+    assert client.get("/livez").json() == {"status": "ok"}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["migration"] == ready.json()["head"]
+    create_cluster(client)
+    text = client.get("/metrics").text
+    assert 'headroom_http_requests_total{method="POST",route="/v1/clusters",status="201"' in text
+    assert "headroom_http_request_duration_seconds_bucket" in text
+    samples = [line for line in text.splitlines() if line and not line.startswith("#")]
+    assert samples and all(math.isfinite(float(line.rsplit(" ", 1)[1])) for line in samples)
+
+
+def test_request_id_is_echoed(client):
+    r = client.get("/livez", headers={"X-Request-ID": "abc-123"})
+    assert r.headers["x-request-id"] == "abc-123"
+    assert len(client.get("/livez").headers["x-request-id"]) == 32

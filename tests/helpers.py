@@ -1,0 +1,41 @@
+"""Small builders shared by the tests."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+
+def cluster_spec(name: str | None = None, policy: dict[str, Any] | None = None,
+                 servers: int = 4, **overrides: Any) -> dict[str, Any]:
+    spec: dict[str, Any] = {
+        "name": name or f"c-{uuid.uuid4().hex[:10]}",
+        "dimensions": ["cpu", "memory"],
+        "server_pools": [{"name": "rack", "count": servers,
+                          "capacity": {"cpu": 8, "memory": 32}}],
+        "job_types": [
+            {"name": "small", "demand": {"cpu": 2, "memory": 8}, "reward": 2},
+            {"name": "large", "demand": {"cpu": 8, "memory": 32}, "reward": 10},
+        ],
+        "policy": policy or {"kind": "first_fit"},
+    }
+    spec.update(overrides)
+    return spec
+
+
+def create_cluster(client, **kwargs: Any) -> dict[str, Any]:
+    r = client.post("/v1/clusters", json=cluster_spec(**kwargs))
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def assert_problem(r, status: int, code: str | None = None) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json"), r.headers
+    body = r.json()
+    assert body["status"] == status
+    assert body["type"].startswith("urn:headroom:problem:")
+    assert body["title"] and body["detail"]
+    if code is not None:
+        assert body["code"] == code, body
+    return body

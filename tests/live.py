@@ -1,0 +1,61 @@
+"""Run the real service (``headroom serve``) as a child process on a free port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, database_url: str, workers: int = 1, extra_args: tuple[str, ...] = (),
+                 env: dict[str, str] | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port),
+                    "--workers", str(workers), *extra_args]
+        self.env = {**os.environ, "HEADROOM_DATABASE_URL": database_url,
+                    "HEADROOM_LOG_LEVEL": "warning", **(env or {})}
+        self.proc: subprocess.Popen | None = None
+        self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"headroom-{self.port}.log"
+
+    def __enter__(self) -> LiveServer:
+        self._log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env, stdout=self._log,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
+            try:
+                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError(f"server not ready in 30 s: {self.log_path.read_text()[-2000:]}")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self._log.close()
