@@ -68,14 +68,26 @@ class Preemption:
 
 
 @dataclass
+class Reconfiguration:
+    server_id: str
+    configuration: dict[str, int]  # job type name -> slots
+
+
+@dataclass
 class Placement:
-    """Outcome of an arrival."""
+    """Outcome of an arrival.
+
+    ``preempted`` jobs are removed whatever the decision (DRA+Preemption preempts on a
+    rejection); ``reconfigured`` lists servers a policy gave a new configuration while
+    handling the arrival (DRA reruns CRA after every admission).
+    """
 
     decision: Literal["placed", "rejected"]
     server_id: str | None
     reason: str
     details: dict[str, Any] = field(default_factory=dict)
     preempted: list[Preemption] = field(default_factory=list)
+    reconfigured: list[Reconfiguration] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -86,12 +98,6 @@ class Migration:
     job_id: str
     from_server_id: str
     to_server_id: str
-
-
-@dataclass
-class Reconfiguration:
-    server_id: str
-    configuration: dict[str, int]  # job type name -> slots
 
 
 @dataclass
@@ -139,12 +145,14 @@ class PlacementEngine(ABC):
             raise DuplicateJob(job_id)
         j = self.model.type_index(job_type)
         placement = self._decide(j)
+        for p in placement.preempted:
+            self._remove(p.job_id)
         if placement.decision == "placed":
-            for p in placement.preempted:
-                self._remove(p.job_id)
             s = self.model.server_numbers[placement.server_id]
             self._add(job_id, s, j)
             self._on_placed(job_id, s, j, placement)
+        else:
+            self._on_rejected(j, placement)
         return placement
 
     def decide_arrival(self, job_type: str) -> Placement:
@@ -218,6 +226,9 @@ class PlacementEngine(ABC):
 
     def _on_placed(self, job_id: str, s: int, j: int, placement: Placement) -> None:
         """Update policy indexes after the base class recorded the job on server s."""
+
+    def _on_rejected(self, j: int, placement: Placement) -> None:
+        """Update policy indexes after a rejection (after any ``placement.preempted`` left)."""
 
     def _on_departed(self, job_id: str, s: int, j: int, release: Release) -> None:
         """Update policy indexes after a departure; may migrate (via ``_move``)."""

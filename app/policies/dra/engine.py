@@ -1,0 +1,222 @@
+"""DRA: Dynamic Reservation Algorithm (paper §4, Algorithm 2) as a placement engine.
+
+- Arrival of type j: placed into an Accept-Group server with an empty type-j slot (the
+  smallest server number among them), else rejected; CRA reruns after an admission.
+- Departure from an Accept-Group server: if migrations are on and RG_j exists (the
+  highest-rank Reject-Group server holding a type-j job; ties to the smallest server number),
+  its type-j job of smallest id moves into the freed slot. CRA reruns after every departure.
+- Ŷ = Y + g(L)·1 (4.1). Parameters and g(L): ``app.policies.dra.params``.
+- DRA+Preemption (§7.2, ``preemption: true``): when an arrival of priority >= 1 is rejected,
+  priority-0 jobs are preempted "the same way [DRA] finds jobs to migrate", i.e. from the
+  Reject Group, smallest size first (then highest-rank server, smallest server number,
+  smallest job id), until their total size reaches g(L)·s_j or none is left. The arriving job
+  stays rejected: the paper preempts on a rejection to rebuild g(L) slots' worth of room for
+  the arrivals that follow, not to admit this one (which would need s_j, not g(L)·s_j).
+  A job's size is its largest demand as a fraction of server capacity (§7.2 sizes jobs by
+  their largest requested resource). CRA then reassigns the servers that emptied.
+- Server pools: the paper's servers are identical. Pools with equal capacity vectors are one
+  DRA system (servers in model order); pools of different capacities raise ValueError.
+- Initialization (§4): ``from_placements`` builds the engine from running jobs; a server with
+  jobs takes its placement as configuration unless one is given, and an empty server has the
+  empty configuration. Within a configuration index 1 is the smallest server number.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping
+
+import numpy as np
+
+from app.policies.base import Placement, PlacementEngine, Preemption, Release
+from app.policies.dra.configurations import Config, ConfigurationSpace
+from app.policies.dra.cra import CRA
+from app.policies.dra.params import DEFAULT_PARAMS, parse_options
+from app.policies.dra.views import DRAViews
+from app.policies.model import ClusterModel
+from app.policies.server_heap import ServerHeap
+
+
+class DRAEngine(DRAViews, PlacementEngine):
+    kind = "dra"
+    default_params = DEFAULT_PARAMS
+
+    def __init__(self, model: ClusterModel, params: dict[str, Any] | None = None,
+                 rng: np.random.Generator | None = None, *, _orders: Any = None):
+        super().__init__(model, params, rng)
+        caps = {p.capacity for p in model.pools}
+        if len(caps) > 1:
+            raise ValueError("dra needs one server pool: its servers must be identical, but "
+                             "pools " + ", ".join(f"{p.name}={list(p.capacity)}"
+                                                  for p in model.pools)
+                             + " differ in capacity")
+        if not model.pools:
+            raise ValueError("dra needs one server pool: the cluster declares none")
+        self.opts = parse_options(self.params, model.num_servers)
+        types = model.job_types
+        cap = model.pools[0].capacity
+        self.space = ConfigurationSpace([t.demand for t in types], cap, [t.reward for t in types])
+        self.size = [max((d / c for d, c in zip(t.demand, cap) if c > 0), default=0.0)
+                     for t in types]
+        self._names = [t.name for t in types]
+        self._ready = False
+        if _orders != "defer":
+            L = model.num_servers
+            self._setup({self.space.zero: list(range(L - 1, -1, -1))} if _orders is None
+                        else _orders)
+
+    # ---- construction -------------------------------------------------------------------
+
+    def _setup(self, orders: dict[Config, list[int]]) -> list:
+        """Build every index from per-configuration server orders, then run CRA."""
+        L, J = self.model.num_servers, self.model.num_types
+        self.cra = CRA(self.space, L, orders, [not self.on_server[s] for s in range(L)])
+        self._free = [ServerHeap() for _ in range(J)]  # AG servers with an empty type-j slot
+        self._free_total = [0] * J  # empty type-j slots on all servers
+        self._rg_by_type: list[set[int]] = [set() for _ in range(J)]
+        for s in range(L):
+            k = self.cra.cfgs[self.cra.cfg_of[s]]
+            for j in range(J):
+                if self.counts[s][j] > k[j]:
+                    raise ValueError(f"server {self.model.server_ids[s]} holds more "
+                                     f"{self._names[j]} jobs than its configuration has slots")
+                self._free_total[j] += k[j] - self.counts[s][j]
+        self._ready = True
+        return self._run_cra(full=True)
+
+    @classmethod
+    def from_placements(cls, model: ClusterModel, params: dict[str, Any] | None,
+                        placements: Iterable[tuple[str, str, str]],
+                        configurations: Mapping[str, Mapping[str, int]] | None = None
+                        ) -> DRAEngine:
+        """Initialize from running jobs ``(job_id, server_id, job_type)`` (paper §4)."""
+        engine = cls(model, params, _orders="defer")
+        for job_id, server_id, job_type in placements:
+            if job_id in engine.jobs:
+                raise ValueError(f"job {job_id!r} is placed twice")
+            s = model.server_numbers.get(server_id)
+            if s is None:
+                raise ValueError(f"unknown server {server_id!r}")
+            engine._add(job_id, s, model.type_index(job_type))
+        given = {model.server_numbers[sid]: tuple(int(cfg.get(n, 0)) for n in engine._names)
+                 for sid, cfg in (configurations or {}).items()}
+        orders: dict[Config, list[int]] = {}
+        for s in range(model.num_servers - 1, -1, -1):  # smallest server number newest
+            k = given.get(s, tuple(engine.counts[s]))
+            if not engine.space.fits(k):
+                raise ValueError(f"server {model.server_ids[s]}: configuration or placement "
+                                 f"{dict(zip(engine._names, k))} does not fit its capacity")
+            orders.setdefault(k, []).append(s)
+        engine._setup(orders)
+        return engine
+
+    @classmethod
+    def from_state(cls, model: ClusterModel, params: dict[str, Any] | None,
+                   state: dict[str, Any]) -> DRAEngine:
+        engine = cls(model, params, _orders="defer")
+        engine.rng.bit_generator.state = state["rng"]
+        for jid, s, j in state["jobs"]:
+            engine._add(jid, s, j)
+        engine._restore_extra(state["extra"])
+        return engine
+
+    def _extra_state(self) -> Any:
+        return {"orders": [[list(k), servers] for k, servers in self.cra.orders().items()]}
+
+    def _restore_extra(self, extra: Any) -> None:
+        # The saved state is post-CRA and CRA is idempotent, so this reassigns nothing.
+        self._setup({tuple(k): list(servers) for k, servers in extra["orders"]})
+
+    # ---- index maintenance --------------------------------------------------------------
+
+    def _refresh(self, s: int, j: int) -> None:
+        cra = self.cra
+        rg = cra.rg_of[cra.cfg_of[s]] == s
+        has = self.counts[s][j]
+        self._free[j].set(s, s if not rg and cra.cfgs[cra.cfg_of[s]][j] > has else None)
+        if rg and has:
+            self._rg_by_type[j].add(s)
+        else:
+            self._rg_by_type[j].discard(s)
+
+    def _on_added(self, job_id: str, s: int, j: int) -> None:
+        if self._ready:
+            self._free_total[j] -= 1
+            if len(self.on_server[s]) == 1:
+                self.cra.mark_occupied(s)
+            self._refresh(s, j)
+
+    def _on_removed(self, job_id: str, s: int, j: int) -> None:
+        if self._ready:
+            self._free_total[j] += 1
+            if not self.on_server[s]:
+                self.cra.mark_empty(s)
+            self._refresh(s, j)
+
+    def _run_cra(self, full: bool = False) -> list:
+        g = self.opts.g
+        reassigned, changed = self.cra.run([y + g for y in self.jobs_per_type])
+        cfgs, J = self.cra.cfgs, self.model.num_types
+        for s, old, new in reassigned:
+            for j in range(J):
+                self._free_total[j] += cfgs[new][j] - cfgs[old][j]
+            changed.add(s)
+        for s in range(self.model.num_servers) if full else changed:
+            for j in range(J):
+                self._refresh(s, j)
+        return [self._reconfiguration(s) for s, _, _ in reassigned]
+
+    # ---- decisions ----------------------------------------------------------------------
+
+    def _decide(self, j: int) -> Placement:
+        s = self._free[j].best()
+        if s is not None:
+            return Placement("placed", self.model.server_ids[s], "placed_in_reserved_slot",
+                             self._placed_details(s, j))
+        details = self._rejected_details(j)
+        reason = ("type_fits_no_server" if not self.space.max_reward_entry(1 << j)[1]
+                  else "no_free_slot_in_accept_group")
+        preempted: list[Preemption] = []
+        if self.opts.preemption and self.model.job_types[j].priority >= 1:
+            preempted = self._plan_preemption(j)
+            details["preemption_target_size"] = self.opts.g * self.size[j]
+            details["preempted_size"] = sum(self.size[self.jobs[p.job_id][1]] for p in preempted)
+        return Placement("rejected", None, reason, details, preempted)
+
+    def _plan_preemption(self, j: int) -> list[Preemption]:
+        cra, types = self.cra, self.model.job_types
+        candidates = []
+        for r in cra.rg_servers():
+            rank = cra.newest_rank(cra.cfg_of[r])
+            for jid in self.on_server[r]:
+                t = self.jobs[jid][1]
+                if types[t].priority == 0:
+                    candidates.append((self.size[t], -rank, r, jid, t))
+        candidates.sort()
+        goal, total, out = self.opts.g * self.size[j], 0.0, []
+        for size, _, r, jid, t in candidates:
+            if total >= goal:
+                break
+            out.append(Preemption(jid, self._names[t], self.model.server_ids[r]))
+            total += size
+        return out
+
+    def _on_placed(self, job_id: str, s: int, j: int, placement: Placement) -> None:
+        placement.reconfigured = self._run_cra()
+
+    def _on_rejected(self, j: int, placement: Placement) -> None:
+        if placement.preempted:
+            placement.reconfigured = self._run_cra()
+
+    def _rg_with_type(self, j: int) -> int | None:
+        """RG_j: the highest-rank Reject-Group server with a type-j job."""
+        cra = self.cra
+        return min(self._rg_by_type[j], key=lambda r: (-cra.newest_rank(cra.cfg_of[r]), r),
+                   default=None)
+
+    def _on_departed(self, job_id: str, s: int, j: int, release: Release) -> None:
+        if self.opts.migrations and not self.cra.in_rg(s):
+            r = self._rg_with_type(j)
+            if r is not None:
+                moving = min(x for x in self.on_server[r] if self.jobs[x][1] == j)
+                release.migration = self._move(moving, s)
+        release.reconfigured = self._run_cra()

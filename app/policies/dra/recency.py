@@ -1,0 +1,103 @@
+"""The servers of one configuration, indexed as in Definition 4 (index 1 = most recent).
+
+CRA needs "the server with index c" and "the index of server s" while servers join (always as
+the newest, index 1) and leave from anywhere (only empty servers are reassigned). A Python list
+would make a removal O(X); here servers keep the position they joined at, departed positions
+become holes, and a Fenwick tree counts live positions, so every query is O(log X). Holes are
+compacted away when they outnumber live servers, which keeps memory O(X) and cost amortised.
+"""
+
+from __future__ import annotations
+
+_HOLE = -1
+
+
+class RecencyList:
+    __slots__ = ("_slots", "_where", "_tree", "_live")
+
+    def __init__(self, oldest_first: list[int] | None = None):
+        self._build(list(oldest_first or []))
+
+    def _build(self, servers: list[int]) -> None:
+        self._slots = servers
+        self._where = {s: p for p, s in enumerate(servers)}
+        self._live = len(servers)
+        size = max(16, 2 * len(servers))
+        tree = [0] * (size + 1)
+        for p in range(len(servers)):  # O(n) Fenwick construction
+            i = p + 1
+            tree[i] += 1
+            parent = i + (i & -i)
+            if parent <= size:
+                tree[parent] += tree[i]
+        self._tree = tree
+
+    def __len__(self) -> int:
+        return self._live
+
+    def __contains__(self, s: int) -> bool:
+        return s in self._where
+
+    def _add(self, p: int, v: int) -> None:
+        tree = self._tree
+        i = p + 1
+        n = len(tree)
+        while i < n:
+            tree[i] += v
+            i += i & -i
+
+    def _prefix(self, p: int) -> int:
+        """Live servers at positions 0..p."""
+        tree = self._tree
+        i = p + 1
+        total = 0
+        while i > 0:
+            total += tree[i]
+            i -= i & -i
+        return total
+
+    def push(self, s: int) -> None:
+        """``s`` becomes the most recent server (index 1)."""
+        if len(self._slots) + 1 >= len(self._tree):
+            self._build(self.oldest_first())
+        p = len(self._slots)
+        self._slots.append(s)
+        self._where[s] = p
+        self._live += 1
+        self._add(p, 1)
+
+    def remove(self, s: int) -> None:
+        p = self._where.pop(s)
+        self._slots[p] = _HOLE
+        self._live -= 1
+        self._add(p, -1)
+        slots = self._slots
+        while slots and slots[-1] == _HOLE:
+            slots.pop()  # trailing holes: freeing them keeps newest() O(1)
+        if len(slots) > 2 * self._live + 32:
+            self._build(self.oldest_first())
+
+    def newest(self) -> int | None:
+        """The server with index 1, or None when the configuration has no server."""
+        return self._slots[-1] if self._slots else None
+
+    def index(self, s: int) -> int:
+        """Index of ``s`` (1 = most recently assigned)."""
+        return self._live - self._prefix(self._where[s]) + 1
+
+    def at(self, c: int) -> int:
+        """The server with index ``c`` (1 <= c <= len)."""
+        target = self._live - c + 1  # its rank counted from the oldest
+        tree = self._tree
+        pos = 0
+        step = 1 << (len(tree).bit_length())
+        while step:
+            nxt = pos + step
+            if nxt < len(tree) and tree[nxt] < target:
+                pos = nxt
+                target -= tree[nxt]
+            step >>= 1
+        return self._slots[pos]
+
+    def oldest_first(self) -> list[int]:
+        return [s for s in self._slots if s != _HOLE]
