@@ -1,0 +1,30 @@
+# Headroom service image: slim Python, non-root, `headroom serve` by default.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /srv/headroom
+COPY pyproject.toml README.md ./
+COPY app ./app
+COPY migrations ./migrations
+RUN pip install . \
+ && useradd --system --uid 10001 --home-dir /srv/headroom headroom \
+ && mkdir -p /srv/headroom/data \
+ && chown headroom /srv/headroom/data
+
+USER headroom
+# The embedded SQLite default lives in a writable volume; compose overrides the URL with Postgres.
+ENV HEADROOM_HOST=0.0.0.0 \
+    HEADROOM_PORT=8000 \
+    HEADROOM_MIGRATIONS_DIR=/srv/headroom/migrations \
+    HEADROOM_DATABASE_URL=sqlite:////srv/headroom/data/headroom.db
+EXPOSE 8000
+VOLUME ["/srv/headroom/data"]
+HEALTHCHECK --interval=10s --timeout=3s --retries=3 \
+  CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/livez', timeout=2)"
+
+ENTRYPOINT ["headroom"]
+CMD ["serve"]
