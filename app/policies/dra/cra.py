@@ -114,9 +114,12 @@ class CRA:
 
     # ---- the CRA pass -------------------------------------------------------------------
 
-    def run(self, y_hat: Sequence[float]) -> tuple[list[tuple[int, int, int]], set[int]]:
+    def run(self, y_hat: Sequence[float], full: bool = False
+            ) -> tuple[list[tuple[int, int, int]], set[int]]:
         """One CRA pass. Returns the reassignments (server, old cid, new cid) and every server
-        whose Reject-Group membership may have changed."""
+        whose Reject-Group membership may have changed. Only configurations whose group can
+        change are reclassified (those in GPA's old or new output, and those that lost a
+        server), unless ``full`` (after a rebuild)."""
         plan = gpa(self.space, y_hat, self.L)
         pos, target = self.pos, self.target
         touched = set(self.gpa_cids)
@@ -143,6 +146,8 @@ class CRA:
                 touched.add(old)
                 deficit -= 1
         self.istar = istar
+        if full:
+            touched.update(range(len(self.cfgs)))
         changed: set[int] = set()
         for c in touched:
             before = self.rg_of[c]
@@ -190,5 +195,7 @@ class CRA:
         self.rg_of[c] = s if s is not None and self.newest_rank(c) > self.istar else -1
 
     def orders(self) -> dict[Config, list[int]]:
-        """Servers per configuration, oldest first (the persistent part of the state)."""
-        return {self.cfgs[c]: m.oldest_first() for c, m in enumerate(self.members) if len(m)}
+        """Servers per configuration, oldest first, in Definition 2 order (the persistent state)."""
+        live = [c for c, m in enumerate(self.members) if len(m)]
+        live.sort(key=lambda c: self.space.order_key(self.cfgs[c]), reverse=True)
+        return {self.cfgs[c]: self.members[c].oldest_first() for c in live}

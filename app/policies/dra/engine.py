@@ -154,7 +154,7 @@ class DRAEngine(DRAViews, PlacementEngine):
 
     def _run_cra(self, full: bool = False) -> list:
         g = self.opts.g
-        reassigned, changed = self.cra.run([y + g for y in self.jobs_per_type])
+        reassigned, changed = self.cra.run([y + g for y in self.jobs_per_type], full)
         cfgs, J = self.cra.cfgs, self.model.num_types
         for s, old, new in reassigned:
             for j in range(J):
