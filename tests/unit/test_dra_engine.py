@@ -104,9 +104,12 @@ def test_example2_initialization_takes_the_placement_as_configuration():
         e.arrive(f"n{n}", "ab"[n % 2])
         assert view(e, 0)[:3] == ({"a": 1, "b": 1}, 1, 3)
     e.depart("x")
-    e.depart("y")  # now empty: (1,1) is not greedy, so the server is free for reassignment
-    assert e.server_view("s-0")["jobs"] == []
-    assert view(e, 0)[0] != {"a": 1, "b": 1} or e.cra.istar == 2
+    assert view(e, 0)[:3] == ({"a": 1, "b": 1}, 1, 3)
+    # once empty it is an empty rank-(J+1) server, and GPA wants a third (2,1) server
+    r = e.depart("y")
+    assert [(x.server_id, x.configuration) for x in r.reconfigured] == [
+        ("s-0", {"a": 2, "b": 1})]
+    assert view(e, 0) == ({"a": 2, "b": 1}, 1, 1, "accept")
 
 
 def test_initialization_rejects_infeasible_input():

@@ -1,7 +1,8 @@
 """The servers of one configuration, indexed as in Definition 4 (index 1 = most recent).
 
-CRA needs "the server with index c" and "the index of server s" while servers join (always as
-the newest, index 1) and leave from anywhere (only empty servers are reassigned). A Python list
+CRA needs "the index of server s" (is it in its configuration's excess, index <= X − X̂?)
+while servers join (always as the newest, index 1) and leave from anywhere (only empty servers
+are reassigned). A Python list
 would make a removal O(X); here servers keep the position they joined at, departed positions
 become holes, and a Fenwick tree counts live positions, so every query is O(log X). Holes are
 compacted away when they outnumber live servers, which keeps memory O(X) and cost amortised.
@@ -24,9 +25,9 @@ class RecencyList:
         self._live = len(servers)
         size = max(16, 2 * len(servers))
         tree = [0] * (size + 1)
-        for p in range(len(servers)):  # O(n) Fenwick construction
-            i = p + 1
-            tree[i] += 1
+        for p in range(len(servers)):
+            tree[p + 1] = 1
+        for i in range(1, size + 1):  # O(size) Fenwick construction: push sums to parents
             parent = i + (i & -i)
             if parent <= size:
                 tree[parent] += tree[i]
@@ -84,20 +85,6 @@ class RecencyList:
     def index(self, s: int) -> int:
         """Index of ``s`` (1 = most recently assigned)."""
         return self._live - self._prefix(self._where[s]) + 1
-
-    def at(self, c: int) -> int:
-        """The server with index ``c`` (1 <= c <= len)."""
-        target = self._live - c + 1  # its rank counted from the oldest
-        tree = self._tree
-        pos = 0
-        step = 1 << (len(tree).bit_length())
-        while step:
-            nxt = pos + step
-            if nxt < len(tree) and tree[nxt] < target:
-                pos = nxt
-                target -= tree[nxt]
-            step >>= 1
-        return self._slots[pos]
 
     def oldest_first(self) -> list[int]:
         return [s for s in self._slots if s != _HOLE]
