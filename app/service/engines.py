@@ -13,8 +13,11 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import weakref
 import zlib
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +45,36 @@ class EngineCache:
         self.capacity = capacity
         self._items: OrderedDict[str, Loaded] = OrderedDict()
         self._lock = threading.Lock()
+        self._mutexes: weakref.WeakValueDictionary[str, threading.Lock] = \
+            weakref.WeakValueDictionary()
+        self._queues: dict[str, list[Any]] = {}
         self.loads = 0  # full loads (snapshot + replay), for tests and metrics
+
+    def enqueue(self, cluster_id: str, pending: Any) -> None:
+        """Queue an event for the next transaction of this cluster (group commit)."""
+        with self._lock:
+            self._queues.setdefault(cluster_id, []).append(pending)
+
+    def drain(self, cluster_id: str, limit: int) -> list[Any]:
+        with self._lock:
+            queue = self._queues.get(cluster_id, [])
+            group, rest = queue[:limit], queue[limit:]
+            if rest:
+                self._queues[cluster_id] = rest
+            else:
+                self._queues.pop(cluster_id, None)
+            return group
+
+    @contextmanager
+    def exclusive(self, cluster_id: str) -> Iterator[None]:
+        """Hold this process's mutex for one cluster (see the module docstring)."""
+        with self._lock:
+            mutex = self._mutexes.get(cluster_id)
+            if mutex is None:
+                mutex = threading.Lock()
+                self._mutexes[cluster_id] = mutex
+        with mutex:
+            yield
 
     def checkout(self, session: Session, cluster: Cluster) -> Loaded:
         with self._lock:

@@ -5,15 +5,22 @@ Postgres, ``BEGIN IMMEDIATE`` on SQLite), look up the events' ids in the log (a 
 the same request is a replay, with another request a conflict), apply the new events to the
 engine, append them to the log, bump the version with a compare-and-set, commit, and only then
 answer. Different clusters never wait on each other; one cluster's events are totally ordered.
+
+Group commit: single events that arrive for the same cluster while a transaction is running
+are queued and decided together in the next transaction, each on its own (one refused event
+does not fail its neighbours), and each answered only after that transaction committed. With
+one cluster's lock held per transaction, this is what lets throughput grow with concurrency.
+A batch request is decided alone, all or nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session
 
@@ -22,15 +29,35 @@ from app.errors import (Busy, ClusterNotFound, Conflict, IdempotencyKeyReused, U
 from app.policies.base import PolicyError
 from app.service.context import ServiceContext
 from app.service.engines import Loaded, write_snapshot
-from app.service.policies import Family, family_for
-from app.store.models import Cluster, Event
+from app.service.policies import family_for
+from app.store.models import Cluster, Event, utcnow
+
+# Most single events one transaction decides; the rest wait for the next one.
+MAX_GROUP = 256
+
+
+@dataclass
+class Pending:
+    """One event waiting to be decided, and, once its transaction committed, its answer."""
+
+    event: dict[str, Any]
+    hash: str
+    answer: dict[str, Any] | None = None
+    error: BaseException | None = None
+    twin: Pending | None = None  # an earlier event of the same group with the same id
+    done: bool = False
+
+    def result(self) -> dict[str, Any]:
+        if self.error is not None:
+            raise self.error
+        assert self.answer is not None
+        return self.answer
 
 
 def request_hash(event: dict[str, Any]) -> str:
     """Hash of what an event asks for (its id and delivery flags left out)."""
-    body = {k: v for k, v in event.items() if k not in ("event_id", "dry_run")}
-    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()
-                          ).hexdigest()
+    return hashlib.sha256(json.dumps(_semantic(event), sort_keys=True,
+                                     separators=(",", ":")).encode()).hexdigest()
 
 
 def lock_cluster(session: Session, cluster_id: str) -> Cluster:
@@ -48,70 +75,119 @@ def lock_cluster(session: Session, cluster_id: str) -> Cluster:
     return cluster
 
 
-def apply_events(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any]]
-                 ) -> list[dict[str, Any]]:
-    """Decide ``events`` in order, all or nothing; return one answer per event."""
+def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
+    """Decide one event, group-committed with whatever else is queued for the cluster."""
+    pending = Pending(event, request_hash(event))
+    ctx.engines.enqueue(cluster_id, pending)
+    with ctx.engines.exclusive(cluster_id):
+        if not pending.done:
+            group = ctx.engines.drain(cluster_id, MAX_GROUP)
+            _decide(ctx, cluster_id, group, all_or_nothing=False)
+    return pending.result()
+
+
+def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any]]
+                ) -> list[dict[str, Any]]:
+    """Decide ``events`` in order in one transaction, all or nothing."""
     ids = [e["event_id"] for e in events]
     if len(set(ids)) != len(ids):
         raise Unprocessable("event ids within one request must be distinct",
                             errors=[{"field": "events", "message": "duplicate event_id"}])
+    group = [Pending(e, request_hash(e)) for e in events]
+    with ctx.engines.exclusive(cluster_id):
+        _decide(ctx, cluster_id, group, all_or_nothing=True)
+    return [p.result() for p in group]
+
+
+def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
+            all_or_nothing: bool) -> None:
+    """Decide a group in one transaction; on return every member is done (answer or error)."""
+    try:
+        item = _decide_in_transaction(ctx, cluster_id, group, all_or_nothing)
+    except BaseException as exc:
+        for p in group:
+            if not p.done:
+                p.error, p.done = exc, True
+        if all_or_nothing:
+            raise
+        return
+    if item is not None:
+        ctx.engines.checkin(cluster_id, item)
+    for p in group:
+        if p.twin is not None:  # same id twice in one group: the second is a retry
+            if p.twin.answer is not None:
+                p.answer = {**p.twin.answer, "replayed": True}
+            else:
+                p.error = p.twin.error
+        p.done = True
+
+
+def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pending],
+                           all_or_nothing: bool) -> Loaded | None:
     with ctx.sessions() as session, session.begin():
         cluster = lock_cluster(session, cluster_id)
         family = family_for(cluster.policy_kind)
-        for e in events:
-            if e["kind"] not in family.event_kinds:
-                raise Conflict(f"a {cluster.policy_kind} cluster does not take {e['kind']} events")
-        logged = {row.event_id: row for row in session.scalars(
-            select(Event).where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
-        hashes = [request_hash(e) for e in events]
-        for e, h in zip(events, hashes):
-            row = logged.get(e["event_id"])
-            if row is not None and row.request_hash != h:
-                raise IdempotencyKeyReused(
-                    f"event_id {e['event_id']!r} was already used for another request")
-        if len(logged) == len(events):
-            return [_answer(logged[i].response, logged[i].seq, replayed=True) for i in ids]
-
-        # The engine is ours alone until checked in; if anything below raises, it is simply
-        # not checked in, so no engine that is ahead of the committed log survives.
-        item = ctx.engines.checkout(session, cluster)
+        ids = list({p.event["event_id"] for p in group})
+        logged = {r.event_id: r for r in session.execute(
+            select(Event.event_id, Event.seq, Event.request_hash, Event.response)
+            .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
         old_version = cluster.version
-        answers = [_apply_one(ctx, session, family, cluster, item, old_version, e, h,
-                              logged.get(e["event_id"])) for e, h in zip(events, hashes)]
-        # Compare-and-set: the row lock already serialises writers; this makes a broken lock
-        # (or a code path that forgot it) fail loudly instead of losing an update.
-        done = session.execute(
-            update(Cluster).where(Cluster.id == cluster.id, Cluster.version == old_version)
-            .values(version=item.version))
-        if done.rowcount != 1:
-            raise Conflict(f"cluster {cluster_id} changed concurrently; retry")
-        every = ctx.settings.snapshot_every
-        if item.version // every > old_version // every:
-            write_snapshot(session, cluster, item)
-    ctx.engines.checkin(cluster_id, item)
-    return answers
+        item: Loaded | None = None
+        rows: list[dict[str, Any]] = []
+        first: dict[str, Pending] = {}
+        now = utcnow()
+        for p in group:
+            eid = p.event["event_id"]
+            row = logged.get(eid)
+            twin = first.get(eid)
+            if p.event["kind"] not in family.event_kinds:
+                p.error = Conflict(f"a {cluster.policy_kind} cluster does not take "
+                                   f"{p.event['kind']} events")
+            elif (row is not None and row.request_hash != p.hash) or \
+                    (twin is not None and twin.hash != p.hash):
+                p.error = IdempotencyKeyReused(
+                    f"event_id {eid!r} was already used for another request")
+            elif row is not None:
+                p.answer = _answer(row.response, row.seq, replayed=True)
+            elif twin is not None:
+                p.twin = twin
+            else:
+                first[eid] = p
+                if item is None:
+                    item = ctx.engines.checkout(session, cluster)
+                try:
+                    response = family.apply(item.engine, _semantic(p.event))
+                except PolicyError as exc:  # refused before mutating (engine contract)
+                    p.error = from_policy_error(exc)
+                else:
+                    item.version += 1
+                    rows.append({"cluster_id": cluster.id, "seq": item.version,
+                                 "event_id": eid, "kind": p.event["kind"],
+                                 "request_hash": p.hash, "request": _semantic(p.event),
+                                 "decision": response["decision"], "response": response,
+                                 "created_at": now})
+                    p.answer = _answer(response, item.version, replayed=False)
+            if p.error is not None and all_or_nothing:
+                if item is not None and item.version == old_version:
+                    ctx.engines.checkin(cluster_id, item)  # untouched: worth keeping
+                raise p.error
 
-
-def _apply_one(ctx: ServiceContext, session: Session, family: Family, cluster: Cluster,
-               item: Loaded, old_version: int, event: dict[str, Any], h: str,
-               row: Event | None) -> dict[str, Any]:
-    if row is not None:
-        return _answer(row.response, row.seq, replayed=True)
-    request = _semantic(event)
-    try:
-        response = family.apply(item.engine, request)
-    except PolicyError as exc:
-        if item.version == old_version:
-            # Engines refuse before mutating, so an engine that applied nothing yet is intact
-            # and worth keeping; one that applied part of a batch is dropped with the rollback.
-            ctx.engines.checkin(cluster.id, item)
-        raise from_policy_error(exc) from exc
-    item.version += 1
-    session.add(Event(cluster_id=cluster.id, seq=item.version, event_id=event["event_id"],
-                      kind=event["kind"], request_hash=h, request=request,
-                      decision=response["decision"], response=response))
-    ctx.metrics.decision(event["kind"], response["decision"])
-    return _answer(response, item.version, replayed=False)
+        if rows:
+            session.execute(insert(Event), rows)
+            # Compare-and-set: the row lock already serialises writers; this makes a broken
+            # lock (or a code path that forgot it) fail loudly instead of losing an update.
+            done = session.execute(
+                update(Cluster).where(Cluster.id == cluster.id, Cluster.version == old_version)
+                .values(version=item.version))
+            if done.rowcount != 1:
+                raise Conflict(f"cluster {cluster_id} changed concurrently; retry")
+            every = ctx.settings.snapshot_every
+            if item.version // every > old_version // every:
+                write_snapshot(session, cluster, item)
+    # Committed: only now are the answers real.
+    for r in rows:
+        ctx.metrics.decision(r["kind"], r["decision"])
+    return item
 
 
 def _semantic(event: dict[str, Any]) -> dict[str, Any]:
@@ -124,7 +200,7 @@ def _answer(response: dict[str, Any], seq: int, *, replayed: bool) -> dict[str, 
 
 def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """Decide without committing: same lock and engine, nothing written, nothing mutated."""
-    with ctx.sessions() as session, session.begin():
+    with ctx.engines.exclusive(cluster_id), ctx.sessions() as session, session.begin():
         cluster = lock_cluster(session, cluster_id)
         family = family_for(cluster.policy_kind)
         item = ctx.engines.checkout(session, cluster)
@@ -139,8 +215,8 @@ def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict
 
 
 def read_engine(ctx: ServiceContext, cluster_id: str, reader):  # noqa: ANN001, ANN201
-    """Run ``reader(engine, cluster)`` on the engine at the committed version, no lock held."""
-    with ctx.sessions() as session, session.begin():
+    """Run ``reader(engine, cluster)`` on the engine at the committed version (no row lock)."""
+    with ctx.engines.exclusive(cluster_id), ctx.sessions() as session, session.begin():
         cluster = session.get(Cluster, cluster_id)
         if cluster is None:
             raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")

@@ -10,7 +10,7 @@ from app.api.routes.deps import Ctx
 from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
                                     ReleaseOut)
 from app.errors import Unprocessable
-from app.service.events import apply_events, dry_run
+from app.service.events import apply_batch, dry_run, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"])
 
@@ -37,7 +37,7 @@ def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx,
     if body.dry_run:
         return dry_run(ctx, cluster_id, event)
     event["event_id"] = _event_id(body.event_id, idempotency_key)
-    return apply_events(ctx, cluster_id, [event])[0]
+    return submit_event(ctx, cluster_id, event)
 
 
 @router.post("/departures", response_model=ReleaseOut, operation_id="postDeparture",
@@ -46,7 +46,7 @@ def departure(cluster_id: str, body: DepartureIn, ctx: Ctx,
               idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     event = {"kind": "departure", "job_id": body.job_id,
              "event_id": _event_id(body.event_id, idempotency_key)}
-    return apply_events(ctx, cluster_id, [event])[0]
+    return submit_event(ctx, cluster_id, event)
 
 
 @router.post("/events:batch", response_model=BatchOut, operation_id="postEventBatch",
@@ -57,4 +57,4 @@ def batch(cluster_id: str, body: BatchIn, ctx: Ctx) -> dict[str, Any]:
         raise Unprocessable(f"at most {limit} events per batch",
                             errors=[{"field": "events", "message": f"more than {limit}"}])
     events = [e.model_dump() for e in body.events]
-    return {"results": apply_events(ctx, cluster_id, events)}
+    return {"results": apply_batch(ctx, cluster_id, events)}
