@@ -76,6 +76,18 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_http(args: argparse.Namespace) -> int:
+    from app.bench import http
+
+    out = http.run(args.database_url, args.url, args.workers, args.clients, args.duration,
+                   args.batch, args.servers, args.policy, args.seed, progress=not args.json)
+    if args.json:
+        http.main_json(out)
+    else:
+        http.print_table(out)
+    return 0 if all(r["errors"] == 0 for r in out["results"]) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="headroom", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -98,6 +110,21 @@ def build_parser() -> argparse.ArgumentParser:
     openapi.add_argument("--check", action="store_true", help="fail if the file is stale")
     openapi.add_argument("--output", default=str(OPENAPI_PATH))
     openapi.set_defaults(func=_openapi)
+
+    bench = sub.add_parser("bench", help="benchmarks (results in docs/benchmarks.md)")
+    bench_sub = bench.add_subparsers(dest="bench", required=True)
+    http = bench_sub.add_parser("http", help="concurrent HTTP load against one cluster")
+    http.add_argument("--database-url", help="start `headroom serve` on this database")
+    http.add_argument("--url", help="or target an already running server")
+    http.add_argument("--workers", type=int, default=2)
+    http.add_argument("--clients", type=int, default=16)
+    http.add_argument("--duration", type=float, default=20.0, help="seconds per mode")
+    http.add_argument("--batch", type=int, default=100, help="events per batch request")
+    http.add_argument("--servers", type=int, default=1000)
+    http.add_argument("--policy", default="first_fit")
+    http.add_argument("--seed", type=int, default=1)
+    http.add_argument("--json", action="store_true")
+    http.set_defaults(func=_bench_http)
     return parser
 
 

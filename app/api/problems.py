@@ -29,18 +29,24 @@ def problem(status: int, code: str, title: str, detail: str, instance: str | Non
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
-def field_path(loc: tuple[Any, ...]) -> str:
-    """('body', 'server_pools', 0, 'count') -> 'server_pools[0].count'."""
+def field_path(loc: tuple[Any, ...], body: Any = None) -> str:
+    """('body', 'server_pools', 0, 'count') -> 'server_pools[0].count'.
+
+    pydantic puts union member names into the location ('policy', 'dra', 'migrations'); walking
+    the submitted body tells those apart from real keys, so the path is the one the client sent.
+    """
     parts = list(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc)
-    out = ""
-    for p in parts:
+    out, cur = "", body
+    for i, p in enumerate(parts):
+        last = i == len(parts) - 1
         if isinstance(p, int):
             out += f"[{p}]"
-        else:
-            # pydantic names union members in the loc ('function-after[...]', 'dra'); skip them
-            if "[" in str(p) and "]" in str(p):
-                continue
-            out += ("." if out else "") + str(p)
+            cur = cur[p] if isinstance(cur, list) and 0 <= p < len(cur) else None
+            continue
+        if isinstance(cur, dict) and p not in cur and not last:
+            continue  # a union member's name, not a key of the request
+        out += ("." if out else "") + str(p)
+        cur = cur.get(p) if isinstance(cur, dict) else None
     return out or (str(loc[0]) if loc else "body")
 
 
@@ -58,7 +64,9 @@ def install(app: FastAPI) -> None:
         if any(e.get("type") == "json_invalid" for e in errs):
             return problem(400, "malformed_json", "Malformed JSON",
                            "the request body is not valid JSON", request.url.path)
-        errors = [{"field": field_path(tuple(e.get("loc", ()))), "message": e.get("msg", ""),
+        body = getattr(exc, "body", None)
+        errors = [{"field": field_path(tuple(e.get("loc", ())), body),
+                   "message": e.get("msg", ""),
                    "type": e.get("type", "")} for e in errs]
         detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:5])
         return problem(422, "validation_error", "Request is invalid", detail, request.url.path,

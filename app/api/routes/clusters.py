@@ -28,7 +28,12 @@ def create_cluster(body: ClusterCreate, ctx: Ctx, response: Response,
     if errors:
         raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
                             errors=errors)
-    view, replayed = service.create_cluster(ctx, body.model_dump(mode="json"), idempotency_key)
+    spec = body.model_dump(mode="json")
+    try:
+        family_for(spec["policy"]["kind"]).build(spec)  # the engine's own checks, e.g. DRA's
+    except ValueError as exc:
+        raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
+    view, replayed = service.create_cluster(ctx, spec, idempotency_key)
     response.headers["Location"] = f"/v1/clusters/{view['id']}"
     response.headers["ETag"] = f'"{view["generation"]}"'
     if replayed:

@@ -35,9 +35,35 @@ class BestFitPolicy(StrictModel):
 class PowerOfDPolicy(StrictModel):
     kind: Literal["power_of_d"]
     d: int = Field(5, ge=1, le=1000, description="Servers sampled per arrival.")
+    only_feasible: bool = Field(
+        False, description="false: the least loaded sampled server, rejected if the job does "
+        "not fit there (DRA paper §7.2, read literally); true: the least loaded sampled "
+        "server where it fits.")
 
 
-PolicyIn = Annotated[FirstFitPolicy | BestFitPolicy | PowerOfDPolicy, Field(discriminator="kind")]
+class ReservationExponent(StrictModel):
+    b: float = Field(0.5, ge=0, le=10, description="g(L) = ln(L)^(1+b) reserved slots per type.")
+
+
+class ReservationSlots(StrictModel):
+    slots: float = Field(gt=0, le=1e9, description="A fixed number of reserved slots per type.")
+
+
+class DraPolicy(StrictModel):
+    """Dynamic Reservation Algorithm (Psychas & Ghaderi, Algorithm 2)."""
+
+    kind: Literal["dra"]
+    reservation: ReservationExponent | ReservationSlots = Field(
+        default_factory=ReservationExponent,
+        description="The reservation factor g(L): {\"b\": 0.5} or {\"slots\": n}.")
+    migrations: bool = Field(True, description="Migrate a job from the Reject Group into a "
+                             "slot freed in the Accept Group (false: never migrate, §8).")
+    preemption: bool = Field(False, description="DRA+Preemption (§7.2): a rejected job of "
+                             "priority >= 1 preempts priority-0 jobs, smallest first.")
+
+
+PolicyIn = Annotated[DraPolicy | FirstFitPolicy | BestFitPolicy | PowerOfDPolicy,
+                     Field(discriminator="kind")]
 
 
 class ClusterCreate(StrictModel):

@@ -16,9 +16,10 @@ PositiveAmount = Annotated[float, Field(gt=0, le=1e12, allow_inf_nan=False)]
 
 
 class StrictModel(BaseModel):
-    """Unknown fields are errors and NaN/Infinity are refused everywhere."""
+    """Unknown fields are errors, NaN/Infinity are refused, and no type is coerced
+    ("yes" is not a boolean, "5" is not a number): a typo should fail, not guess."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 class Page(BaseModel):

@@ -74,7 +74,10 @@ class PlacementOut(Delivery):
     server_id: str | None
     reason: str
     details: dict[str, Any]
-    preempted: list[PreemptionOut] = []
+    preempted: list[PreemptionOut] = Field(
+        [], description="Jobs removed to make room (DRA with preemption); they are gone.")
+    reconfigured: list[ReconfigurationOut] = Field(
+        [], description="Empty servers given a new configuration while deciding (DRA).")
 
 
 class ReleaseOut(Delivery):

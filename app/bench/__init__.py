@@ -1,0 +1,1 @@
+"""Benchmarks shipped with the package so `headroom bench ...` reproduces docs/benchmarks.md."""

@@ -1,0 +1,207 @@
+"""HTTP load test: concurrent clients posting arrivals and departures to one cluster.
+
+Starts `headroom serve` as a child process (or targets --url), creates a cluster, then runs
+``clients`` concurrent asyncio clients for ``duration`` seconds, in single-event mode and in
+batch mode. Reports decisions/s and latency percentiles per mode. The workload keeps the
+cluster near a steady population: each client departs one of its own running jobs with
+probability equal to how full its share is, else sends an arrival.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import numpy as np
+
+from app.bench.workload import VM_TYPES, cluster_spec
+
+
+@dataclass
+class Result:
+    mode: str
+    requests: int = 0
+    decisions: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    latencies_ms: list[float] = field(default_factory=list)
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+    def error(self, response: httpx.Response) -> None:
+        self.errors += 1
+        try:
+            code = response.json().get("code", str(response.status_code))
+        except ValueError:
+            code = str(response.status_code)
+        self.error_codes[code] = self.error_codes.get(code, 0) + 1
+
+    def summary(self) -> dict[str, Any]:
+        lat = np.array(self.latencies_ms) if self.latencies_ms else np.array([0.0])
+        return {
+            "mode": self.mode, "requests": self.requests, "decisions": self.decisions,
+            "errors": self.errors, "error_codes": self.error_codes, "seconds": round(self.seconds, 2),
+            "decisions_per_s": round(self.decisions / self.seconds, 1) if self.seconds else 0,
+            "requests_per_s": round(self.requests / self.seconds, 1) if self.seconds else 0,
+            "p50_ms": round(float(np.percentile(lat, 50)), 2),
+            "p95_ms": round(float(np.percentile(lat, 95)), 2),
+            "p99_ms": round(float(np.percentile(lat, 99)), 2),
+        }
+
+
+class _Client:
+    """One simulated orchestrator with its own running jobs."""
+
+    def __init__(self, n: int, share: int, seed: int):
+        self.n, self.share = n, share
+        self.rng = random.Random(seed)
+        self.running: list[str] = []
+        self.counter = 0
+
+    def next_event(self) -> dict[str, Any]:
+        self.counter += 1
+        eid = f"c{self.n}-{self.counter}-{uuid.uuid4().hex[:8]}"
+        if self.running and self.rng.random() < len(self.running) / self.share:
+            job = self.running.pop(self.rng.randrange(len(self.running)))
+            return {"kind": "departure", "event_id": eid, "job_id": job}
+        job = f"j{self.n}-{self.counter}-{eid[-8:]}"
+        vm = self.rng.choice(VM_TYPES[:3]) if self.rng.random() < 0.8 else \
+            self.rng.choice(VM_TYPES[3:])
+        return {"kind": "arrival", "event_id": eid, "job_id": job, "job_type": vm[0]}
+
+    def record(self, event: dict[str, Any], answer: dict[str, Any]) -> None:
+        if event["kind"] == "arrival" and answer.get("decision") == "placed":
+            self.running.append(event["job_id"])
+
+
+async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
+                    batch: int, seed: int, progress: bool) -> Result:
+    res = Result(mode)
+    stop_at = time.perf_counter() + duration
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+
+    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
+        async def worker(n: int) -> None:
+            client = _Client(n, share=400 // clients + 1, seed=seed * 1000 + n)
+            while time.perf_counter() < stop_at:
+                if mode == "single":
+                    ev = client.next_event()
+                    path = "arrivals" if ev["kind"] == "arrival" else "departures"
+                    body = {k: v for k, v in ev.items() if k != "kind"}
+                    t0 = time.perf_counter()
+                    r = await http.post(f"/v1/clusters/{cid}/{path}", json=body)
+                    res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                    res.requests += 1
+                    if r.status_code != 200:
+                        res.error(r)
+                        continue
+                    res.decisions += 1
+                    client.record(ev, r.json())
+                else:
+                    evs = [client.next_event() for _ in range(batch)]
+                    # Departures in a batch must name jobs placed before it; keep it simple:
+                    # a batch departs only jobs from earlier batches.
+                    t0 = time.perf_counter()
+                    r = await http.post(f"/v1/clusters/{cid}/events:batch",
+                                        json={"events": evs})
+                    res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                    res.requests += 1
+                    if r.status_code != 200:
+                        res.error(r)
+                        continue
+                    res.decisions += len(evs)
+                    for ev, ans in zip(evs, r.json()["results"]):
+                        client.record(ev, ans)
+
+        async def ticker() -> None:
+            start = time.perf_counter()
+            while time.perf_counter() < stop_at:
+                await asyncio.sleep(2)
+                if progress:
+                    el = time.perf_counter() - start
+                    print(f"  [{mode}] {el:5.1f}s  {res.decisions / el:8.1f} decisions/s  "
+                          f"errors={res.errors}", file=sys.stderr, flush=True)
+
+        t0 = time.perf_counter()
+        await asyncio.gather(ticker(), *(worker(n) for n in range(clients)))
+        res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = {**os.environ, "HEADROOM_DATABASE_URL": database_url, "HEADROOM_LOG_LEVEL": "warning"}
+    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port),
+                             "--workers", str(workers), "--migrate"], env=env,
+                            start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    raise RuntimeError("server did not become ready")
+
+
+def run(database_url: str | None, url: str | None, workers: int, clients: int,
+        duration: float, batch: int, servers: int, policy: str, seed: int,
+        progress: bool = True) -> dict[str, Any]:
+    proc = None
+    if url is None:
+        if database_url is None:
+            raise SystemExit("give --database-url (Postgres) or --url of a running server")
+        proc, url = _start_server(database_url, workers)
+    try:
+        name = f"bench-{uuid.uuid4().hex[:8]}"
+        r = httpx.post(url + "/v1/clusters", json=cluster_spec(name, servers, {"kind": policy}),
+                       timeout=30)
+        r.raise_for_status()
+        cid = r.json()["id"]
+        if progress:
+            print(f"bench: cluster {cid} ({policy}, {servers} servers), {clients} clients, "
+                  f"{duration:.0f} s per mode", file=sys.stderr)
+        single = asyncio.run(_run_mode(url, cid, "single", clients, duration, 1, seed, progress))
+        batched = asyncio.run(_run_mode(url, cid, "batch", clients, duration, batch, seed + 1,
+                                        progress))
+        out = {"workers": workers, "clients": clients, "servers": servers, "policy": policy,
+               "batch_size": batch, "results": [single.summary(), batched.summary()]}
+        httpx.delete(f"{url}/v1/clusters/{cid}", timeout=60)
+        return out
+    finally:
+        if proc is not None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=30)
+
+
+def print_table(out: dict[str, Any]) -> None:
+    print(f"workers={out['workers']} clients={out['clients']} servers={out['servers']} "
+          f"policy={out['policy']} batch={out['batch_size']}")
+    print(f"{'mode':8} {'decisions/s':>12} {'requests/s':>11} {'p50 ms':>8} {'p95 ms':>8} "
+          f"{'p99 ms':>8} {'errors':>7}")
+    for r in out["results"]:
+        print(f"{r['mode']:8} {r['decisions_per_s']:12.1f} {r['requests_per_s']:11.1f} "
+              f"{r['p50_ms']:8.2f} {r['p95_ms']:8.2f} {r['p99_ms']:8.2f} {r['errors']:7d}"
+              + (f"  {r['error_codes']}" if r["error_codes"] else ""))
+
+
+def main_json(out: dict[str, Any]) -> None:
+    print(json.dumps(out, indent=2))
