@@ -7,6 +7,7 @@ rho_j * L (rho_j drawn uniformly in [0.2, 2], seeded) and each job in the system
 rate 1, so the system runs overloaded like the paper's. Only the engine calls are timed.
 
     .venv/bin/python bench/engine_dra_quick.py [L ...] [--events N] [--warmup-factor F]
+                                               [--load X]
 """
 
 from __future__ import annotations
@@ -32,12 +33,12 @@ def model(L: int) -> ClusterModel:
         job_types=tuple(JobType(n, (float(c), float(m)), 8.0 * c + m) for n, c, m in VM_TYPES))
 
 
-def run(L: int, events: int, warmup_factor: float, seed: int = 1) -> dict:
+def run(L: int, events: int, warmup_factor: float, load: float = 1.0, seed: int = 1) -> dict:
     rng = np.random.default_rng(seed)
     rho = rng.uniform(0.2, 2.0, len(VM_TYPES))
     names = [n for n, _, _ in VM_TYPES]
     engine = DRAEngine(model(L))
-    rates = rho * L
+    rates = rho * L * load
     total_rate = rates.sum()
     cum = np.cumsum(rates) / total_rate
     alive: list[str] = []
@@ -96,9 +97,11 @@ def main() -> None:
     ap.add_argument("--events", type=int, default=50_000)
     ap.add_argument("--warmup-factor", type=float, default=8.0,
                     help="untimed events per server before timing (fills the cluster)")
+    ap.add_argument("--load", type=float, default=1.0,
+                    help="multiplies every rho_j (0.3 leaves most arrivals admitted)")
     args = ap.parse_args()
     for L in args.sizes:
-        res = run(L, args.events, args.warmup_factor)
+        res = run(L, args.events, args.warmup_factor, args.load)
         print(f"L={res['L']:>7,}  {res['events_per_s']:>9,.0f} events/s  "
               f"(jobs {res['jobs']:,}, placed {res['placed']:,}, rejected {res['rejected']:,}, "
               f"migrations {res['migrations']:,}, reconfigurations {res['reconfigurations']:,}, "

@@ -55,16 +55,27 @@ def reference_state(engine: DRAEngine):
 
 
 class DRAMachine(RuleBasedStateMachine):
-    @initialize(model=dra_models(), params=PARAMS)
-    def setup(self, model, params):
+    @initialize(model=dra_models(), params=PARAMS, data=st.data())
+    def setup(self, model, params, data):
         self.model, self.params = model, params
-        self.engine = DRAEngine(model, params)
         self.next_id = 0
-        self.expected_jobs = 0
         L = model.num_servers
-        empty = set(range(L))
-        zero = self.engine.space.zero
-        self.check_against_reference({zero: list(range(L - 1, -1, -1))}, empty)
+        placements = []
+        if data.draw(st.booleans(), label="start from placements"):
+            # §4 initialization: random feasible placements become configurations
+            for s in range(L):
+                used = [0.0] * len(model.dimensions)
+                for j in data.draw(st.lists(st.integers(0, model.num_types - 1), max_size=4)):
+                    if model.fits(used, model.job_types[j].demand, model.capacity(s)):
+                        used = [u + d for u, d in zip(used, model.job_types[j].demand)]
+                        placements.append((f"init-{len(placements)}", model.server_ids[s],
+                                           model.job_types[j].name))
+        self.engine = DRAEngine.from_placements(model, params, placements)
+        self.expected_jobs = len(placements)
+        orders = {}
+        for s in range(L - 1, -1, -1):  # index 1 = smallest server number
+            orders.setdefault(tuple(self.engine.counts[s]), []).append(s)
+        self.check_against_reference(orders, self.empty_servers())
 
     # ---- reference comparison -----------------------------------------------------------
 

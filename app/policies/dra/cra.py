@@ -6,7 +6,9 @@ after GPA returns (k[i], X̂_i), i = 1..J, every server starts at rank J+1 and, 
   index 1) until X = X̂ or none is left, and all servers of k[i] get rank i;
 - otherwise the servers of k[i] with index > X − X̂ (the X̂ oldest) get rank i.
 I* is the first i whose deficit could not be filled (J if none). The Reject Group is the set
-of index-1 servers whose rank exceeds I*; everything else is the Accept Group.
+of index-1 servers whose rank exceeds I*; everything else is the Accept Group. By the letter
+of the text this includes the index-1 server of the empty configuration (never in GPA's
+output, so rank J+1); it has neither jobs nor slots, so its group changes no decision.
 
 Nothing here stores a rank per server. A server's rank follows from its configuration's GPA
 position and X − X̂ boundary, and only an index-1 server can be in the Reject Group, so an

@@ -37,6 +37,16 @@ from app.policies.server_heap import ServerHeap
 
 
 class DRAEngine(DRAViews, PlacementEngine):
+    """DRA placement engine. Parameters (defaults in brackets; details in ``params``):
+
+    - ``reservation`` [{"b": 0.5}]: g(L) = ln(L)^(1+b), or {"slots": n} / n for a fixed g;
+    - ``migrations`` [true]: migrate one job from RG_j after a departure from the AG;
+    - ``preemption`` [false]: DRA+Preemption (§7.2).
+
+    Raises ValueError for bad parameters, pools of different servers, or a job type that
+    demands no resource.
+    """
+
     kind = "dra"
     default_params = DEFAULT_PARAMS
 
