@@ -52,8 +52,9 @@ class RequestContextMiddleware:
             route = scope.get("route")
             template = getattr(route, "path", None) or "unmatched"
             self.metrics.request(scope["method"], template, status, elapsed)
-            log.info("request", extra={"method": scope["method"], "path": scope["path"],
-                                       "status": status, "ms": round(elapsed * 1000, 2)})
+            if log.isEnabledFor(logging.INFO):  # skip building the record when it is dropped
+                log.info("request", extra={"method": scope["method"], "path": scope["path"],
+                                           "status": status, "ms": round(elapsed * 1000, 2)})
             request_id.reset(token)
 
     async def _read_body(self, scope, receive, headers) -> bytes | None:  # noqa: ANN001

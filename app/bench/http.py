@@ -25,6 +25,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from app.bench.rawhttp import RawConnection
 from app.bench.workload import VM_TYPES, cluster_spec
 
 
@@ -38,12 +39,9 @@ class Result:
     latencies_ms: list[float] = field(default_factory=list)
     error_codes: dict[str, int] = field(default_factory=dict)
 
-    def error(self, response: httpx.Response) -> None:
+    def error(self, status: int, body: Any) -> None:
         self.errors += 1
-        try:
-            code = response.json().get("code", str(response.status_code))
-        except ValueError:
-            code = str(response.status_code)
+        code = body.get("code", str(status)) if isinstance(body, dict) else str(status)
         self.error_codes[code] = self.error_codes.get(code, 0) + 1
 
     def summary(self) -> dict[str, Any]:
@@ -88,53 +86,53 @@ async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float
                     batch: int, seed: int, progress: bool) -> Result:
     res = Result(mode)
     stop_at = time.perf_counter() + duration
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    host, port = url.removeprefix("http://").split(":")
 
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
-        async def worker(n: int) -> None:
-            client = _Client(n, share=400 // clients + 1, seed=seed * 1000 + n)
-            while time.perf_counter() < stop_at:
-                if mode == "single":
-                    ev = client.next_event()
-                    path = "arrivals" if ev["kind"] == "arrival" else "departures"
-                    body = {k: v for k, v in ev.items() if k != "kind"}
-                    t0 = time.perf_counter()
-                    r = await http.post(f"/v1/clusters/{cid}/{path}", json=body)
-                    res.latencies_ms.append((time.perf_counter() - t0) * 1000)
-                    res.requests += 1
-                    if r.status_code != 200:
-                        res.error(r)
-                        continue
-                    res.decisions += 1
-                    client.record(ev, r.json())
-                else:
-                    evs = [client.next_event() for _ in range(batch)]
-                    # Departures in a batch must name jobs placed before it; keep it simple:
-                    # a batch departs only jobs from earlier batches.
-                    t0 = time.perf_counter()
-                    r = await http.post(f"/v1/clusters/{cid}/events:batch",
-                                        json={"events": evs})
-                    res.latencies_ms.append((time.perf_counter() - t0) * 1000)
-                    res.requests += 1
-                    if r.status_code != 200:
-                        res.error(r)
-                        continue
-                    res.decisions += len(evs)
-                    for ev, ans in zip(evs, r.json()["results"]):
-                        client.record(ev, ans)
+    async def worker(n: int) -> None:
+        client = _Client(n, share=400 // clients + 1, seed=seed * 1000 + n)
+        conn = RawConnection(host, int(port))
+        while time.perf_counter() < stop_at:
+            if mode == "single":
+                ev = client.next_event()
+                path = "arrivals" if ev["kind"] == "arrival" else "departures"
+                body = {k: v for k, v in ev.items() if k != "kind"}
+                t0 = time.perf_counter()
+                status, answer = await conn.post_json(f"/v1/clusters/{cid}/{path}", body)
+                res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                res.requests += 1
+                if status != 200:
+                    res.error(status, answer)
+                    continue
+                res.decisions += 1
+                client.record(ev, answer)
+            else:
+                # A batch departs only jobs placed by earlier batches (client.record).
+                evs = [client.next_event() for _ in range(batch)]
+                t0 = time.perf_counter()
+                status, answer = await conn.post_json(f"/v1/clusters/{cid}/events:batch",
+                                                      {"events": evs})
+                res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                res.requests += 1
+                if status != 200:
+                    res.error(status, answer)
+                    continue
+                res.decisions += len(evs)
+                for ev, ans in zip(evs, answer["results"]):
+                    client.record(ev, ans)
+        await conn.close()
 
-        async def ticker() -> None:
-            start = time.perf_counter()
-            while time.perf_counter() < stop_at:
-                await asyncio.sleep(2)
-                if progress:
-                    el = time.perf_counter() - start
-                    print(f"  [{mode}] {el:5.1f}s  {res.decisions / el:8.1f} decisions/s  "
-                          f"errors={res.errors}", file=sys.stderr, flush=True)
+    async def ticker() -> None:
+        start = time.perf_counter()
+        while time.perf_counter() < stop_at:
+            await asyncio.sleep(2)
+            if progress:
+                el = time.perf_counter() - start
+                print(f"  [{mode}] {el:5.1f}s  {res.decisions / el:8.1f} decisions/s  "
+                      f"errors={res.errors}", file=sys.stderr, flush=True)
 
-        t0 = time.perf_counter()
-        await asyncio.gather(ticker(), *(worker(n) for n in range(clients)))
-        res.seconds = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    await asyncio.gather(ticker(), *(worker(n) for n in range(clients)))
+    res.seconds = time.perf_counter() - t0
     return res
 
 

@@ -96,9 +96,11 @@ def count_clusters(ctx: ServiceContext) -> int:
 
 def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: int | None) -> None:
     with ctx.sessions() as session, session.begin():
-        cluster = lock_cluster(session, cluster_id)
-        if if_match is not None and if_match != cluster.generation:
+        lock_cluster(session, cluster_id)
+        generation = session.execute(
+            select(Cluster.generation).where(Cluster.id == cluster_id)).scalar_one()
+        if if_match is not None and if_match != generation:
             raise PreconditionFailed(
-                f"cluster generation is {cluster.generation}, If-Match said {if_match}")
+                f"cluster generation is {generation}, If-Match said {if_match}")
         session.execute(delete(Cluster).where(Cluster.id == cluster_id))
     ctx.engines.forget(cluster_id)

@@ -21,17 +21,30 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.orm import Session
 
 from app.errors import StateDivergence
 from app.service.policies import family_for
-from app.store.models import Cluster, Event, Snapshot
+from app.store.models import Cluster, Event, Snapshot, utcnow
 
 log = logging.getLogger("headroom.engines")
 
 # Keys that describe the delivery of an answer, not the decision itself.
 DELIVERY_KEYS = ("event_seq", "replayed", "dry_run")
+
+
+# The hot path runs Core statements on a Connection; admin paths use a Session. Both execute.
+Executor = Connection | Session
+
+
+@dataclass(frozen=True)
+class ClusterRow:
+    """What the decision path needs of a cluster row (the spec is read only to build)."""
+
+    id: str
+    version: int
+    policy_kind: str
 
 
 @dataclass
@@ -76,15 +89,15 @@ class EngineCache:
         with mutex:
             yield
 
-    def checkout(self, session: Session, cluster: Cluster) -> Loaded:
+    def checkout(self, conn: Executor, cluster: ClusterRow) -> Loaded:
         with self._lock:
             item = self._items.pop(cluster.id, None)
         if item is not None and item.version > cluster.version:
             item = None  # a transaction that produced it never committed
         if item is None:
-            item = self._load(session, cluster)
+            item = self._load(conn, cluster)
         if item.version < cluster.version:
-            _replay(session, cluster, item, upto=cluster.version)
+            _replay(conn, cluster, item, upto=cluster.version)
         return item
 
     def checkin(self, cluster_id: str, item: Loaded) -> None:
@@ -101,25 +114,27 @@ class EngineCache:
         with self._lock:
             self._items.pop(cluster_id, None)
 
-    def _load(self, session: Session, cluster: Cluster) -> Loaded:
+    def _load(self, conn: Executor, cluster: ClusterRow) -> Loaded:
         self.loads += 1
         family = family_for(cluster.policy_kind)
-        snap = session.scalars(
-            select(Snapshot).where(Snapshot.cluster_id == cluster.id,
-                                   Snapshot.seq <= cluster.version)
+        spec = conn.execute(select(Cluster.spec).where(Cluster.id == cluster.id)).scalar_one()
+        snap = conn.execute(
+            select(Snapshot.seq, Snapshot.state).where(Snapshot.cluster_id == cluster.id,
+                                                       Snapshot.seq <= cluster.version)
             .order_by(Snapshot.seq.desc()).limit(1)).first()
         if snap is None:
-            return Loaded(family.build(cluster.spec), 0)
+            return Loaded(family.build(spec), 0)
         state = json.loads(zlib.decompress(snap.state))
-        return Loaded(family.restore(cluster.spec, state), snap.seq)
+        return Loaded(family.restore(spec, state), snap.seq)
 
 
-def _replay(session: Session, cluster: Cluster, item: Loaded, upto: int) -> None:
+def _replay(conn: Executor, cluster: ClusterRow, item: Loaded, upto: int) -> None:
     """Apply logged events (item.version, upto] and check each gives the logged decision."""
     family = family_for(cluster.policy_kind)
-    rows = session.scalars(
-        select(Event).where(Event.cluster_id == cluster.id, Event.seq > item.version,
-                            Event.seq <= upto).order_by(Event.seq)).all()
+    rows = conn.execute(
+        select(Event.seq, Event.request, Event.response)
+        .where(Event.cluster_id == cluster.id, Event.seq > item.version, Event.seq <= upto)
+        .order_by(Event.seq)).all()
     for row in rows:
         if row.seq != item.version + 1:
             raise StateDivergence(f"cluster {cluster.id}: log has a gap before seq {row.seq}")
@@ -138,15 +153,16 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def write_snapshot(session: Session, cluster: Cluster, item: Loaded, keep: int = 2) -> None:
+def write_snapshot(conn: Executor, cluster: ClusterRow, item: Loaded, keep: int = 2) -> None:
     family = family_for(cluster.policy_kind)
     blob = zlib.compress(json.dumps(family.snapshot(item.engine),
                                     separators=(",", ":")).encode(), 1)
-    session.add(Snapshot(cluster_id=cluster.id, seq=item.version, state=blob))
+    conn.execute(insert(Snapshot).values(cluster_id=cluster.id, seq=item.version, state=blob,
+                                         created_at=utcnow()))
     # Older snapshots are never read again once a newer one commits; keep a spare.
-    old = session.scalars(
+    old = conn.execute(
         select(Snapshot.seq).where(Snapshot.cluster_id == cluster.id)
-        .order_by(Snapshot.seq.desc()).offset(keep)).all()
+        .order_by(Snapshot.seq.desc()).offset(keep)).scalars().all()
     if old:
-        session.execute(delete(Snapshot).where(Snapshot.cluster_id == cluster.id,
-                                               Snapshot.seq.in_(old)))
+        conn.execute(delete(Snapshot).where(Snapshot.cluster_id == cluster.id,
+                                            Snapshot.seq.in_(old)))

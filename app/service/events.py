@@ -20,15 +20,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import Session
 
 from app.errors import (Busy, ClusterNotFound, Conflict, IdempotencyKeyReused, Unprocessable,
                         from_policy_error)
 from app.policies.base import PolicyError
 from app.service.context import ServiceContext
-from app.service.engines import Loaded, write_snapshot
+from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
 from app.service.policies import family_for
 from app.store.models import Cluster, Event, utcnow
 
@@ -60,19 +59,21 @@ def request_hash(event: dict[str, Any]) -> str:
                                      separators=(",", ":")).encode()).hexdigest()
 
 
-def lock_cluster(session: Session, cluster_id: str) -> Cluster:
-    stmt = select(Cluster).where(Cluster.id == cluster_id)
-    if session.get_bind().dialect.name == "postgresql":
+def lock_cluster(conn: Executor, cluster_id: str, *, lock: bool = True) -> ClusterRow:
+    """The cluster's row, locked for this transaction (``lock=False``: just read it)."""
+    stmt = select(Cluster.id, Cluster.version, Cluster.policy_kind).where(Cluster.id == cluster_id)
+    bind = conn if isinstance(conn, Connection) else conn.get_bind()
+    if lock and bind.dialect.name == "postgresql":
         stmt = stmt.with_for_update()
     try:
-        cluster = session.scalars(stmt).first()
+        row = conn.execute(stmt).first()
     except OperationalError as exc:  # lock_timeout: someone holds the cluster too long
         if "lock timeout" in str(exc).lower():
             raise Busy(f"cluster {cluster_id} is locked by another request; retry") from exc
         raise
-    if cluster is None:
+    if row is None:
         raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
-    return cluster
+    return ClusterRow(row.id, row.version, row.policy_kind)
 
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
@@ -81,8 +82,7 @@ def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) ->
     ctx.engines.enqueue(cluster_id, pending)
     with ctx.engines.exclusive(cluster_id):
         if not pending.done:
-            group = ctx.engines.drain(cluster_id, MAX_GROUP)
-            _decide(ctx, cluster_id, group, all_or_nothing=False)
+            _decide(ctx, cluster_id, [], all_or_nothing=False)
     return pending.result()
 
 
@@ -101,10 +101,17 @@ def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any
 
 def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
             all_or_nothing: bool) -> None:
-    """Decide a group in one transaction; on return every member is done (answer or error)."""
+    """Decide a group in one transaction; on return every member is done (answer or error).
+
+    An empty ``group`` means: take the queued single events once the row lock is held, so the
+    group also holds everything that arrived while this transaction waited for the lock.
+    """
+    drain = not group
     try:
-        item = _decide_in_transaction(ctx, cluster_id, group, all_or_nothing)
+        item = _decide_in_transaction(ctx, cluster_id, group, all_or_nothing, drain)
     except BaseException as exc:
+        if drain and not group:  # failed before draining: the queued events share the fate
+            group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
         for p in group:
             if not p.done:
                 p.error, p.done = exc, True
@@ -123,12 +130,14 @@ def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
 
 
 def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pending],
-                           all_or_nothing: bool) -> Loaded | None:
-    with ctx.sessions() as session, session.begin():
-        cluster = lock_cluster(session, cluster_id)
+                           all_or_nothing: bool, drain: bool) -> Loaded | None:
+    with ctx.db.begin() as conn:
+        cluster = lock_cluster(conn, cluster_id)
+        if drain:
+            group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
         family = family_for(cluster.policy_kind)
         ids = list({p.event["event_id"] for p in group})
-        logged = {r.event_id: r for r in session.execute(
+        logged = {r.event_id: r for r in conn.execute(
             select(Event.event_id, Event.seq, Event.request_hash, Event.response)
             .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
         old_version = cluster.version
@@ -154,7 +163,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
             else:
                 first[eid] = p
                 if item is None:
-                    item = ctx.engines.checkout(session, cluster)
+                    item = ctx.engines.checkout(conn, cluster)
                 try:
                     response = family.apply(item.engine, _semantic(p.event))
                 except PolicyError as exc:  # refused before mutating (engine contract)
@@ -173,17 +182,17 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
                 raise p.error
 
         if rows:
-            session.execute(insert(Event), rows)
+            conn.execute(insert(Event), rows)
             # Compare-and-set: the row lock already serialises writers; this makes a broken
             # lock (or a code path that forgot it) fail loudly instead of losing an update.
-            done = session.execute(
+            done = conn.execute(
                 update(Cluster).where(Cluster.id == cluster.id, Cluster.version == old_version)
                 .values(version=item.version))
             if done.rowcount != 1:
                 raise Conflict(f"cluster {cluster_id} changed concurrently; retry")
             every = ctx.settings.snapshot_every
             if item.version // every > old_version // every:
-                write_snapshot(session, cluster, item)
+                write_snapshot(conn, cluster, item)
     # Committed: only now are the answers real.
     for r in rows:
         ctx.metrics.decision(r["kind"], r["decision"])
@@ -200,27 +209,25 @@ def _answer(response: dict[str, Any], seq: int, *, replayed: bool) -> dict[str, 
 
 def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """Decide without committing: same lock and engine, nothing written, nothing mutated."""
-    with ctx.engines.exclusive(cluster_id), ctx.sessions() as session, session.begin():
-        cluster = lock_cluster(session, cluster_id)
+    with ctx.engines.exclusive(cluster_id), ctx.db.connect() as conn, conn.begin() as tx:
+        cluster = lock_cluster(conn, cluster_id)
         family = family_for(cluster.policy_kind)
-        item = ctx.engines.checkout(session, cluster)
+        item = ctx.engines.checkout(conn, cluster)
         try:
             response = family.dry_run(item.engine, _semantic(event))
         except PolicyError as exc:
             raise from_policy_error(exc) from exc
         finally:
             ctx.engines.checkin(cluster_id, item)
-        session.rollback()
+        tx.rollback()
     return {**response, "event_seq": None, "replayed": False, "dry_run": True}
 
 
 def read_engine(ctx: ServiceContext, cluster_id: str, reader):  # noqa: ANN001, ANN201
     """Run ``reader(engine, cluster)`` on the engine at the committed version (no row lock)."""
-    with ctx.engines.exclusive(cluster_id), ctx.sessions() as session, session.begin():
-        cluster = session.get(Cluster, cluster_id)
-        if cluster is None:
-            raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
-        item = ctx.engines.checkout(session, cluster)
+    with ctx.engines.exclusive(cluster_id), ctx.db.begin() as conn:
+        cluster = lock_cluster(conn, cluster_id, lock=False)
+        item = ctx.engines.checkout(conn, cluster)
         try:
             return reader(item.engine, cluster)
         except PolicyError as exc:
