@@ -1,7 +1,8 @@
-"""The cluster and job mix the benchmarks use: the DRA paper's Table 2 style VM types.
+"""The cluster and job mix the benchmarks use: VM types in the style of the DRA paper's Table 2.
 
-Servers of 80 vCPU / 640 GB; reward 8 per vCPU + 1 per GB (paper §7.1). Three small and three
-large GCP-like types, so configurations are rich enough to make the policies work.
+Three small (2, 4, 8 vCPU) and three large (32, 64 vCPU) types, with memory per vCPU high
+(8 GB), low (1-2 GB) or regular (4 GB); servers of 80 vCPU / 640 GB; reward 8 per vCPU + 1 per
+GB (paper §7.1). Small types come first in the list.
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from typing import Any
 
 # (name, vCPU, GB)
 VM_TYPES = [
-    ("n1-standard-1", 1, 3.75), ("n1-standard-2", 2, 7.5), ("n1-standard-4", 4, 15),
-    ("n1-highmem-16", 16, 104), ("n1-highmem-32", 32, 208), ("n1-highcpu-64", 64, 57.6),
+    ("s2-high", 2, 16), ("s4-low", 4, 4), ("s8-regular", 8, 32),
+    ("l32-high", 32, 512), ("l64-low", 64, 128), ("l32-regular", 32, 128),
 ]
 
 
@@ -25,3 +26,13 @@ def cluster_spec(name: str, servers: int, policy: dict[str, Any]) -> dict[str, A
                       for n, c, m in VM_TYPES],
         "policy": policy,
     }
+
+
+def cluster_model(servers: int):  # noqa: ANN201 - avoids importing the engine layer at import
+    """The same cluster as an engine-level ClusterModel, for in-process benchmarks."""
+    from app.policies.model import ClusterModel, JobType, ServerPool
+
+    return ClusterModel(
+        dimensions=("cpu", "memory"),
+        pools=(ServerPool("s", servers, (80.0, 640.0)),),
+        job_types=tuple(JobType(n, (float(c), float(m)), 8.0 * c + m) for n, c, m in VM_TYPES))

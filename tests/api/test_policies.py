@@ -80,3 +80,38 @@ def test_dra_refuses_heterogeneous_pools_clearly(client):
     assert "one server pool" in body["detail"]
     spec["policy"] = {"kind": "best_fit"}
     assert client.post("/v1/clusters", json=spec).status_code == 201
+
+
+def test_dra_migrates_after_a_departure_and_reports_it(client):
+    """A seeded workload in which DRA migrates a job from the Reject Group into a slot freed
+    in the Accept Group; the answer names the move and the servers agree with it."""
+    import random
+
+    cid = create_cluster(client, policy={"kind": "dra", "reservation": {"slots": 1}},
+                         servers=6)["id"]
+    rnd, alive, migration = random.Random(2), [], None
+    for i in range(40):
+        if alive and rnd.random() < 0.45:
+            job = alive.pop(rnd.randrange(len(alive)))
+            r = client.post(f"/v1/clusters/{cid}/departures",
+                            json={"event_id": f"d{i}", "job_id": job}).json()
+            if r["migration"] is not None:
+                migration = r["migration"]
+                break
+        else:
+            job_type = rnd.choice(["small", "small", "large"])
+            r = client.post(f"/v1/clusters/{cid}/arrivals",
+                            json={"event_id": f"a{i}", "job_id": f"j{i}",
+                                  "job_type": job_type}).json()
+            assert r["reason"] in ("placed_in_reserved_slot", "no_free_slot_in_accept_group")
+            if r["decision"] == "placed":
+                alive.append(f"j{i}")
+    assert migration is not None, "the seeded workload makes DRA migrate once"
+    target = client.get(f"/v1/clusters/{cid}/servers/{migration['to_server_id']}").json()
+    source = client.get(f"/v1/clusters/{cid}/servers/{migration['from_server_id']}").json()
+    assert migration["job_id"] in target["jobs"] and migration["job_id"] not in source["jobs"]
+    assert target["group"] == "accept"
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert all(c["reject_group"] <= 1 for c in state["configurations"])  # Remark 2
+    for c in state["configurations"]:
+        assert {"configuration", "rank", "gpa_target_servers", "servers"} <= set(c)

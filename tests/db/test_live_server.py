@@ -82,3 +82,40 @@ def test_concurrent_retries_of_one_event_apply_it_once(postgres_url):
         assert len({a["server_id"] for a in answers}) == 1
         with httpx.Client(base_url=server.url, timeout=10) as c:
             assert c.get(f"/v1/clusters/{cid}").json()["version"] == 1
+
+
+@pytest.mark.postgres
+def test_dra_state_survives_a_killed_server(postgres_url):
+    """SIGKILL the service mid-life, start it again: the state is identical and the next
+    decisions continue from it (the same answer a dry run gave before the kill)."""
+    import os
+    import signal
+
+    spec = cluster_spec(servers=8, policy={"kind": "dra", "reservation": {"slots": 2}})
+    with LiveServer(postgres_url, extra_args=("--no-migrate",),
+                    env={"HEADROOM_SNAPSHOT_EVERY": "7"}) as server:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            cid = c.post("/v1/clusters", json=spec).json()["id"]
+            for i in range(30):
+                if i % 4 == 3:
+                    c.post(f"/v1/clusters/{cid}/departures",
+                           json={"event_id": f"d{i}", "job_id": f"j{i - 3}"})
+                else:
+                    c.post(f"/v1/clusters/{cid}/arrivals",
+                           json={"event_id": f"a{i}", "job_id": f"j{i}",
+                                 "job_type": "large" if i % 5 == 0 else "small"})
+            before = c.get(f"/v1/clusters/{cid}/state").json()
+            probe = c.post(f"/v1/clusters/{cid}/arrivals",
+                           json={"job_id": "probe", "job_type": "small", "dry_run": True}).json()
+        os.killpg(server.proc.pid, signal.SIGKILL)
+        server.proc.wait()
+
+    with LiveServer(postgres_url, extra_args=("--no-migrate",)) as server:
+        with httpx.Client(base_url=server.url, timeout=10) as c:
+            assert c.get(f"/v1/clusters/{cid}/state").json() == before
+            after = c.post(f"/v1/clusters/{cid}/arrivals",
+                           json={"event_id": "after", "job_id": "probe",
+                                 "job_type": "small"}).json()
+            assert (after["decision"], after["server_id"]) == \
+                (probe["decision"], probe["server_id"])
+            assert after["event_seq"] == before["version"] + 1
