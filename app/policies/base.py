@@ -14,7 +14,7 @@ Contract the service relies on:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 import numpy as np
@@ -72,6 +72,9 @@ class Reconfiguration:
     server_id: str
     configuration: dict[str, int]  # job type name -> slots
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"server_id": self.server_id, "configuration": dict(self.configuration)}
+
 
 @dataclass
 class Placement:
@@ -90,7 +93,14 @@ class Placement:
     reconfigured: list[Reconfiguration] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        # Written out rather than dataclasses.asdict, whose deep copy cost ~10% of a decision.
+        return {
+            "decision": self.decision, "server_id": self.server_id, "reason": self.reason,
+            "details": self.details,
+            "preempted": [{"job_id": p.job_id, "job_type": p.job_type,
+                           "server_id": p.server_id} for p in self.preempted],
+            "reconfigured": [r.to_dict() for r in self.reconfigured],
+        }
 
 
 @dataclass
@@ -110,7 +120,14 @@ class Release:
     reconfigured: list[Reconfiguration] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        m = self.migration
+        return {
+            "decision": self.decision, "server_id": self.server_id,
+            "migration": None if m is None else {"job_id": m.job_id,
+                                                 "from_server_id": m.from_server_id,
+                                                 "to_server_id": m.to_server_id},
+            "reconfigured": [r.to_dict() for r in self.reconfigured],
+        }
 
 
 class PlacementEngine(ABC):

@@ -182,6 +182,8 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
                 raise p.error
 
         if rows:
+            # executemany of one cached statement; a multi-VALUES INSERT was measured slower
+            # (3,300 against 5,500 batched decisions/s): SQLAlchemy compiles it afresh per size.
             conn.execute(insert(Event), rows)
             # Compare-and-set: the row lock already serialises writers; this makes a broken
             # lock (or a code path that forgot it) fail loudly instead of losing an update.
