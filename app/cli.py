@@ -88,6 +88,11 @@ def _bench_http(args: argparse.Namespace) -> int:
     return 0 if all(r["errors"] == 0 for r in out["results"]) else 1
 
 
+# Modules that add their own subcommands with ``register(subparsers)`` (simulator, bounds,
+# reproductions...). Each is imported only to build the parser, so `serve` stays light.
+COMMAND_MODULES: list[str] = []
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="headroom", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -125,6 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     http.add_argument("--seed", type=int, default=1)
     http.add_argument("--json", action="store_true")
     http.set_defaults(func=_bench_http)
+
+    import importlib
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return parser
 
 

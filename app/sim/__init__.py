@@ -1,0 +1,1 @@
+"""Simulation, bounds and paper reproductions. Drives the same engines as the service."""
