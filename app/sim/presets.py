@@ -1,0 +1,91 @@
+"""Workload instances from the DRA paper's §7.1: job types, server capacity, rewards, load ρ.
+
+An ``Instance`` is independent of the number of servers L: arrivals of type j come at rate
+ρ_j·L·α with mean service 1 (paper §7.1), and ``model(L)`` gives the cluster for a run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from app.policies.model import ClusterModel, JobType, ServerPool
+
+SERVER = (80.0, 640.0)  # vCPU, GB (paper §7.1)
+DIMENSIONS = ("cpu", "memory")
+
+# Table 2: small 2, 4 or 8 vCPU; large 32 or 64; GB per vCPU high 8 or 16, low 1 or 2,
+# regular 4.
+SMALL_VCPU = (2, 4, 8)
+LARGE_VCPU = (32, 64)
+GB_PER_VCPU = (8, 16, 1, 2, 4)
+
+
+def gcp_reward(cpu: float, gb: float) -> float:
+    """8 per vCPU + 1 per GB: 8 GB cost about as much as one vCPU (paper §7.1)."""
+    return 8.0 * cpu + gb
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str
+    demands: tuple[tuple[float, ...], ...]
+    capacity: tuple[float, ...]
+    rewards: tuple[float, ...]
+    rho: tuple[float, ...]
+    type_names: tuple[str, ...]
+
+    def scaled(self, alpha: float) -> Instance:
+        return Instance(f"{self.name}*{alpha:g}", self.demands, self.capacity, self.rewards,
+                        tuple(alpha * r for r in self.rho), self.type_names)
+
+    def model(self, servers: int) -> ClusterModel:
+        return ClusterModel(
+            dimensions=DIMENSIONS,
+            pools=(ServerPool("s", servers, self.capacity),),
+            job_types=tuple(JobType(n, d, u) for n, d, u in
+                            zip(self.type_names, self.demands, self.rewards)))
+
+    def spec(self, name: str, servers: int, policy: dict) -> dict:
+        """The same instance as an API cluster declaration."""
+        return {
+            "name": name, "dimensions": list(DIMENSIONS),
+            "server_pools": [{"name": "s", "count": servers,
+                              "capacity": dict(zip(DIMENSIONS, self.capacity))}],
+            "job_types": [{"name": n, "demand": dict(zip(DIMENSIONS, d)), "reward": u}
+                          for n, d, u in zip(self.type_names, self.demands, self.rewards)],
+            "policy": policy,
+        }
+
+
+def _vm(cpu: float, gb: float) -> tuple[str, tuple[float, float], float]:
+    return f"vm{cpu:g}x{gb:g}", (float(cpu), float(gb)), gcp_reward(cpu, gb)
+
+
+def paper_worst_case(alpha: float = 1.0) -> Instance:
+    """§7.1's subset of the worst random collection: (vCPU, GB) = (1,1), (4,16), (2,32),
+    (32,256) with ρ rounded by the paper to (2, 1/2, 4/3, 1), scaled by α."""
+    vms = [_vm(1, 1), _vm(4, 16), _vm(2, 32), _vm(32, 256)]
+    base = Instance("paper-worst-case", tuple(v[1] for v in vms), SERVER,
+                    tuple(v[2] for v in vms), (2.0, 0.5, 4.0 / 3.0, 1.0),
+                    tuple(v[0] for v in vms))
+    return base.scaled(alpha) if alpha != 1.0 else base
+
+
+def random_gcp(seed: int) -> Instance:
+    """One random collection as §7.1 draws them: three small and three large VM types with
+    vCPU and GB per vCPU from Table 2 (distinct types), ρ_j ~ U(0.2, 2)."""
+    rng = np.random.default_rng(seed)
+    chosen: list[tuple[str, tuple[float, float], float]] = []
+    for pool in (SMALL_VCPU, LARGE_VCPU):
+        picked = 0
+        while picked < 3:
+            cpu = float(rng.choice(pool))
+            vm = _vm(cpu, cpu * float(rng.choice(GB_PER_VCPU)))
+            if vm[1][1] <= SERVER[1] and all(vm[1] != c[1] for c in chosen):
+                chosen.append(vm)
+                picked += 1
+    rho = tuple(float(x) for x in rng.uniform(0.2, 2.0, len(chosen)))
+    return Instance(f"random-gcp-{seed}", tuple(v[1] for v in chosen), SERVER,
+                    tuple(v[2] for v in chosen), rho, tuple(v[0] for v in chosen))
