@@ -6,7 +6,7 @@ An ``Instance`` is independent of the number of servers L: arrivals of type j co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -35,26 +35,33 @@ class Instance:
     rewards: tuple[float, ...]
     rho: tuple[float, ...]
     type_names: tuple[str, ...]
+    dimensions: tuple[str, ...] = DIMENSIONS
+    priorities: tuple[int, ...] | None = None
 
     def scaled(self, alpha: float) -> Instance:
-        return Instance(f"{self.name}*{alpha:g}", self.demands, self.capacity, self.rewards,
-                        tuple(alpha * r for r in self.rho), self.type_names)
+        return replace(self, name=f"{self.name}*{alpha:g}",
+                       rho=tuple(alpha * r for r in self.rho))
+
+    def _priority(self, j: int) -> int:
+        return self.priorities[j] if self.priorities is not None else 0
 
     def model(self, servers: int) -> ClusterModel:
         return ClusterModel(
-            dimensions=DIMENSIONS,
+            dimensions=self.dimensions,
             pools=(ServerPool("s", servers, self.capacity),),
-            job_types=tuple(JobType(n, d, u) for n, d, u in
-                            zip(self.type_names, self.demands, self.rewards)))
+            job_types=tuple(JobType(n, d, u, self._priority(j)) for j, (n, d, u) in
+                            enumerate(zip(self.type_names, self.demands, self.rewards))))
 
     def spec(self, name: str, servers: int, policy: dict) -> dict:
         """The same instance as an API cluster declaration."""
+        dims = self.dimensions
         return {
-            "name": name, "dimensions": list(DIMENSIONS),
+            "name": name, "dimensions": list(dims),
             "server_pools": [{"name": "s", "count": servers,
-                              "capacity": dict(zip(DIMENSIONS, self.capacity))}],
-            "job_types": [{"name": n, "demand": dict(zip(DIMENSIONS, d)), "reward": u}
-                          for n, d, u in zip(self.type_names, self.demands, self.rewards)],
+                              "capacity": dict(zip(dims, self.capacity))}],
+            "job_types": [{"name": n, "demand": dict(zip(dims, d)), "reward": u,
+                           "priority": self._priority(j)} for j, (n, d, u) in
+                          enumerate(zip(self.type_names, self.demands, self.rewards))],
             "policy": policy,
         }
 
@@ -89,3 +96,31 @@ def random_gcp(seed: int) -> Instance:
     rho = tuple(float(x) for x in rng.uniform(0.2, 2.0, len(chosen)))
     return Instance(f"random-gcp-{seed}", tuple(v[1] for v in chosen), SERVER,
                     tuple(v[2] for v in chosen), rho, tuple(v[0] for v in chosen))
+
+
+# §7.2 maps Google tasks to types by priority and by size rounded up to a power of 1/2, on
+# servers of size 1, with reward = size x (1, 3, 9) for priorities (0, 1, 2). We have no task
+# trace, so the mix below is our assumption (small jobs common, high priority rare); only the
+# arrival *rate's shape over time* comes from a real series (app/sim/traces.py).
+PRIORITY_FACTORS = (1.0, 3.0, 9.0)
+PRIORITY_MIX = (0.6, 0.3, 0.1)
+SIZE_MIX = {0.5: 0.05, 0.25: 0.10, 0.125: 0.20, 0.0625: 0.30, 0.03125: 0.35}
+
+
+def priority_workload(load: float = 1.0) -> Instance:
+    """§7.2-style instance: one resource, servers of size 1, types = priority x size.
+
+    ``load`` is the mean total size of the jobs in the system per server (sum ρ_j s_j):
+    above 1 the cluster cannot hold everything even when packed perfectly.
+    """
+    mean_size = sum(size * p for size, p in SIZE_MIX.items())
+    names, demands, rewards, rho, prio = [], [], [], [], []
+    for pr, (factor, p_pr) in enumerate(zip(PRIORITY_FACTORS, PRIORITY_MIX)):
+        for size, p_size in SIZE_MIX.items():
+            names.append(f"p{pr}-{size:g}")
+            demands.append((size,))
+            rewards.append(size * factor)
+            rho.append(load * p_pr * p_size / mean_size)
+            prio.append(pr)
+    return Instance(f"priority-{load:g}", tuple(demands), (1.0,), tuple(rewards), tuple(rho),
+                    tuple(names), dimensions=("size",), priorities=tuple(prio))
