@@ -28,12 +28,41 @@ def _serve(args: argparse.Namespace) -> int:
     if settings.database_url == DEFAULT_DATABASE_URL:
         print(f"headroom: using the embedded SQLite database {DEFAULT_DATABASE_URL!r}; set "
               "HEADROOM_DATABASE_URL=postgresql+psycopg://... for production", file=sys.stderr)
+    if settings.auth_disabled:
+        print("\n" + "!" * 78 + "\n!! AUTHENTICATION IS OFF (HEADROOM_AUTH_DISABLED=true): anyone "
+              "who can reach\n!! this port can declare, change and delete every cluster. "
+              "Local development only.\n" + "!" * 78 + "\n", file=sys.stderr)
+    else:
+        print("headroom: every /v1 request needs an API key; create one with "
+              "`headroom keys create --scope admin`", file=sys.stderr)
     # Worker processes build the app from the same environment.
     os.environ.setdefault("HEADROOM_DATABASE_URL", settings.database_url)
     uvicorn.run("app.main:create_app", factory=True,
                 host=args.host or settings.host, port=args.port or settings.port,
                 workers=args.workers or settings.workers, log_config=log_config(
                     settings.log_level), access_log=False, proxy_headers=True)
+    return 0
+
+
+def _keys_create(args: argparse.Namespace) -> int:
+    from app.service.auth import create_key
+    from app.service.context import ServiceContext
+    from app.store.migrate import upgrade
+
+    settings = get_settings()
+    if settings.is_sqlite:  # as `serve` does: the embedded database makes itself
+        upgrade(settings)
+    ctx = ServiceContext.from_settings(settings)
+    try:
+        key = create_key(ctx, args.owner, args.scope, args.cluster or None, args.description)
+    finally:
+        ctx.close()
+    if args.json:
+        print(json.dumps(key))
+    else:
+        print(f"created key {key['id']} for owner {key['owner']!r}, scopes "
+              f"{', '.join(key['scopes'])}; it is shown only this once:", file=sys.stderr)
+        print(key["key"])
     return 0
 
 
@@ -80,7 +109,8 @@ def _bench_http(args: argparse.Namespace) -> int:
     from app.bench import http
 
     out = http.run(args.database_url, args.url, args.workers, args.clients, args.duration,
-                   args.batch, args.servers, args.policy, args.seed, progress=not args.json)
+                   args.batch, args.servers, args.policy, args.seed, progress=not args.json,
+                   api_key=args.api_key)
     if args.json:
         http.main_json(out)
     else:
@@ -90,7 +120,7 @@ def _bench_http(args: argparse.Namespace) -> int:
 
 # Modules that add their own subcommands with ``register(subparsers)`` (simulator, bounds,
 # reproductions...). Each is imported only to build the parser, so `serve` stays light.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = ["app.sim.bound_cli", "app.sim.simulate_cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -111,6 +141,18 @@ def build_parser() -> argparse.ArgumentParser:
     migrate.add_argument("--downgrade", metavar="REVISION", help="e.g. base")
     migrate.set_defaults(func=_migrate)
 
+    keys = sub.add_parser("keys", help="manage API keys")
+    keys_sub = keys.add_subparsers(dest="keys", required=True)
+    kc = keys_sub.add_parser("create", help="create a key and print it (once)")
+    kc.add_argument("--owner", default="default", help="the tenant the key acts for")
+    kc.add_argument("--scope", action="append", required=True,
+                    choices=["admin", "write", "read"], help="repeatable")
+    kc.add_argument("--cluster", action="append",
+                    help="limit a write key to this cluster name (repeatable)")
+    kc.add_argument("--description", default="")
+    kc.add_argument("--json", action="store_true")
+    kc.set_defaults(func=_keys_create)
+
     openapi = sub.add_parser("openapi", help="write or check openapi/openapi.json")
     openapi.add_argument("--check", action="store_true", help="fail if the file is stale")
     openapi.add_argument("--output", default=str(OPENAPI_PATH))
@@ -121,6 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
     http = bench_sub.add_parser("http", help="concurrent HTTP load against one cluster")
     http.add_argument("--database-url", help="start `headroom serve` on this database")
     http.add_argument("--url", help="or target an already running server")
+    http.add_argument("--api-key", help="admin key for --url (made automatically otherwise)")
     http.add_argument("--workers", type=int, default=2)
     http.add_argument("--clients", type=int, default=16)
     http.add_argument("--duration", type=float, default=20.0, help="seconds per mode")

@@ -34,6 +34,10 @@ class Settings(BaseSettings):
     # How long a request waits for a cluster's lock before giving up with 503 (Postgres only).
     lock_timeout_ms: int = Field(5_000, ge=1)
     migrations_dir: Path | None = None
+    # Every /v1 request needs an API key unless this is set: for local development only.
+    auth_disabled: bool = False
+    # How long a process trusts a key it has checked (revocation takes effect within this).
+    auth_cache_seconds: float = Field(5.0, ge=0, le=300)
 
     @field_validator("database_url")
     @classmethod

@@ -24,6 +24,17 @@ class HeadroomError(Exception):
         self.headers = headers
 
 
+class Unauthorized(HeadroomError):
+    status, code, title = 401, "unauthorized", "Missing or invalid API key"
+
+    def __init__(self, detail: str):
+        super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="headroom"'})
+
+
+class Forbidden(HeadroomError):
+    status, code, title = 403, "forbidden", "Not allowed for this API key"
+
+
 class NotFound(HeadroomError):
     status, code, title = 404, "not_found", "Not found"
 

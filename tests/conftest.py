@@ -18,12 +18,13 @@ from sqlalchemy import create_engine, text
 
 from app.config import Settings
 from app.main import create_app
+from app.service.auth import create_key
 from app.store.migrate import upgrade
 
 PG_ADMIN_URL = os.environ.get("HEADROOM_TEST_POSTGRES_URL",
                               "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-TABLES = ("events", "snapshots", "idempotency_keys", "clusters")
+TABLES = ("events", "snapshots", "idempotency_keys", "api_keys", "clusters")
 
 
 def _admin_conn() -> psycopg.Connection:
@@ -117,7 +118,13 @@ def app(db_url):
     return create_app(make_settings(db_url), configure_logs=False)
 
 
+def admin_client(app, owner: str = "default") -> TestClient:
+    """A client of ``app`` carrying a fresh admin key of ``owner``."""
+    key = create_key(app.state.ctx, owner, ["admin"])["key"]
+    return TestClient(app, headers={"Authorization": f"Bearer {key}"})
+
+
 @pytest.fixture
 def client(app) -> Iterator[TestClient]:
-    with TestClient(app) as c:
+    with admin_client(app) as c:
         yield c

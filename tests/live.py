@@ -43,12 +43,29 @@ class LiveServer:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
             try:
                 if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                    self.key = self._admin_key()
+                    self.headers = {"Authorization": f"Bearer {self.key}"}
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
         self.__exit__()
         raise RuntimeError(f"server not ready in 30 s: {self.log_path.read_text()[-2000:]}")
+
+    def _admin_key(self) -> str:
+        from app.config import Settings
+        from app.service.auth import create_key
+        from app.service.context import ServiceContext
+
+        ctx = ServiceContext.from_settings(Settings(database_url=self.env["HEADROOM_DATABASE_URL"]))
+        try:
+            return create_key(ctx, "default", ["admin"])["key"]
+        finally:
+            ctx.close()
+
+    def client(self, timeout: float = 30) -> httpx.Client:
+        """An httpx client for this server carrying its admin key."""
+        return httpx.Client(base_url=self.url, timeout=timeout, headers=self.headers)
 
     def __exit__(self, *exc: object) -> None:
         if self.proc is not None and self.proc.poll() is None:

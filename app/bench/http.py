@@ -83,14 +83,14 @@ class _Client:
 
 
 async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
-                    batch: int, seed: int, progress: bool) -> Result:
+                    batch: int, seed: int, progress: bool, headers: dict[str, str]) -> Result:
     res = Result(mode)
     stop_at = time.perf_counter() + duration
     host, port = url.removeprefix("http://").split(":")
 
     async def worker(n: int) -> None:
         client = _Client(n, share=400 // clients + 1, seed=seed * 1000 + n)
-        conn = RawConnection(host, int(port))
+        conn = RawConnection(host, int(port), headers)
         while time.perf_counter() < stop_at:
             if mode == "single":
                 ev = client.next_event()
@@ -160,29 +160,44 @@ def _start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, st
     raise RuntimeError("server did not become ready")
 
 
+def _admin_key(database_url: str) -> str:
+    from app.config import Settings
+    from app.service.auth import create_key
+    from app.service.context import ServiceContext
+
+    ctx = ServiceContext.from_settings(Settings(database_url=database_url))
+    try:
+        return create_key(ctx, "bench", ["admin"], description="headroom bench http")["key"]
+    finally:
+        ctx.close()
+
+
 def run(database_url: str | None, url: str | None, workers: int, clients: int,
         duration: float, batch: int, servers: int, policy: str, seed: int,
-        progress: bool = True) -> dict[str, Any]:
+        progress: bool = True, api_key: str | None = None) -> dict[str, Any]:
     proc = None
     if url is None:
         if database_url is None:
             raise SystemExit("give --database-url (Postgres) or --url of a running server")
         proc, url = _start_server(database_url, workers)
+        api_key = api_key or _admin_key(database_url)
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         name = f"bench-{uuid.uuid4().hex[:8]}"
         r = httpx.post(url + "/v1/clusters", json=cluster_spec(name, servers, {"kind": policy}),
-                       timeout=30)
+                       timeout=30, headers=headers)
         r.raise_for_status()
         cid = r.json()["id"]
         if progress:
             print(f"bench: cluster {cid} ({policy}, {servers} servers), {clients} clients, "
                   f"{duration:.0f} s per mode", file=sys.stderr)
-        single = asyncio.run(_run_mode(url, cid, "single", clients, duration, 1, seed, progress))
+        single = asyncio.run(_run_mode(url, cid, "single", clients, duration, 1, seed, progress,
+                                       headers))
         batched = asyncio.run(_run_mode(url, cid, "batch", clients, duration, batch, seed + 1,
-                                        progress))
+                                        progress, headers))
         out = {"workers": workers, "clients": clients, "servers": servers, "policy": policy,
                "batch_size": batch, "results": [single.summary(), batched.summary()]}
-        httpx.delete(f"{url}/v1/clusters/{cid}", timeout=60)
+        httpx.delete(f"{url}/v1/clusters/{cid}", timeout=60, headers=headers)
         return out
     finally:
         if proc is not None:

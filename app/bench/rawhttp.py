@@ -14,8 +14,9 @@ from typing import Any
 
 
 class RawConnection:
-    def __init__(self, host: str, port: int):
+    def __init__(self, host: str, port: int, headers: dict[str, str] | None = None):
         self.host, self.port = host, port
+        self.extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -27,7 +28,8 @@ class RawConnection:
             await self._connect()
         payload = json.dumps(body, separators=(",", ":")).encode()
         head = (f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n\r\n")
+                f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+                f"{self.extra}\r\n")
         assert self.writer is not None and self.reader is not None
         self.writer.write(head.encode() + payload)
         await self.writer.drain()

@@ -25,6 +25,7 @@ def _hash(body: dict[str, Any]) -> str:
 def cluster_view(c: Cluster) -> dict[str, Any]:
     return {
         "id": c.id,
+        "owner": c.owner,
         "name": c.name,
         **{k: v for k, v in c.spec.items() if k != "name"},
         "version": c.version,
@@ -34,37 +35,38 @@ def cluster_view(c: Cluster) -> dict[str, Any]:
     }
 
 
-def create_cluster(ctx: ServiceContext, spec: dict[str, Any],
+def create_cluster(ctx: ServiceContext, spec: dict[str, Any], owner: str,
                    idempotency_key: str | None = None) -> tuple[dict[str, Any], bool]:
     """Create a cluster; returns (view, replayed). A reused key replays the first answer."""
     h = _hash(spec)
+    scope = f"{CREATE_SCOPE}:{owner}"[:64]
     try:
         with ctx.sessions() as session, session.begin():
             if idempotency_key is not None:
-                seen = session.get(IdempotencyKey, (CREATE_SCOPE, idempotency_key))
+                seen = session.get(IdempotencyKey, (scope, idempotency_key))
                 if seen is not None:
                     if seen.request_hash != h:
                         raise IdempotencyKeyReused(
                             "Idempotency-Key was already used to create another cluster")
                     return seen.response, True
             now = utcnow()
-            cluster = Cluster(id=str(uuid.uuid4()), name=spec["name"],
+            cluster = Cluster(id=str(uuid.uuid4()), owner=owner, name=spec["name"],
                               policy_kind=spec["policy"]["kind"], spec=spec, version=0,
                               generation=1, created_at=now, updated_at=now)
             session.add(cluster)
             session.flush()
             view = cluster_view(cluster)
             if idempotency_key is not None:
-                session.add(IdempotencyKey(scope=CREATE_SCOPE, key=idempotency_key,
+                session.add(IdempotencyKey(scope=scope, key=idempotency_key,
                                            request_hash=h, status_code=201, response=view))
     except IntegrityError as exc:
         # Two creators raced on the same name (or the same key): the loser gets a conflict.
         if idempotency_key is not None:
             with ctx.sessions() as session:
-                seen = session.get(IdempotencyKey, (CREATE_SCOPE, idempotency_key))
+                seen = session.get(IdempotencyKey, (scope, idempotency_key))
                 if seen is not None and seen.request_hash == h:
                     return seen.response, True
-        raise NameTaken(f"a cluster named {spec['name']!r} already exists") from exc
+        raise NameTaken(f"you already have a cluster named {spec['name']!r}") from exc
     return view, False
 
 
@@ -76,11 +78,13 @@ def get_cluster(ctx: ServiceContext, cluster_id: str) -> dict[str, Any]:
         return cluster_view(cluster)
 
 
-def list_clusters(ctx: ServiceContext, limit: int, after: str | None
+def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str | None
                   ) -> tuple[list[dict[str, Any]], str | None]:
-    """Clusters ordered by name; ``after`` is the last name of the previous page."""
+    """An owner's clusters (all with None) by name; ``after``: last name of the previous page."""
     with ctx.sessions() as session:
         stmt = select(Cluster).order_by(Cluster.name).limit(limit + 1)
+        if owner is not None:
+            stmt = stmt.where(Cluster.owner == owner)
         if after is not None:
             stmt = stmt.where(Cluster.name > after)
         rows = session.scalars(stmt).all()

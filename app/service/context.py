@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.metrics import Metrics
+from app.service.auth import AuthCache
 from app.service.engines import EngineCache
 from app.store.db import make_engine, make_sessionmaker
 
@@ -20,6 +21,12 @@ class ServiceContext:
     sessions: sessionmaker[Session]
     engines: EngineCache
     metrics: Metrics = field(default_factory=Metrics)
+    auth_cache: AuthCache | None = None
+    cluster_owners: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.auth_cache is None:
+            self.auth_cache = AuthCache(self.settings.auth_cache_seconds)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ServiceContext:

@@ -7,6 +7,7 @@
   event, with a hash of the request so that a reused key with another body is a conflict.
 - ``snapshots``: the engine state at some ``seq`` so that a restart replays only the log tail.
 - ``idempotency_keys``: stored answers for non-event writes that carry an Idempotency-Key.
+- ``api_keys``: hashed API keys with their owner and scopes; clusters belong to an owner.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ class Base(DeclarativeBase):
 
 class Cluster(Base):
     __tablename__ = "clusters"
-    __table_args__ = (UniqueConstraint("name", name="uq_clusters_name"),)
+    __table_args__ = (UniqueConstraint("owner", "name", name="uq_clusters_owner_name"),)
 
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64), server_default="default")
     name: Mapped[str] = mapped_column(String(100))
     policy_kind: Mapped[str] = mapped_column(String(40))
     spec: Mapped[dict] = mapped_column(JSONType)
@@ -73,6 +75,23 @@ class Snapshot(Base):
     # zlib-compressed JSON of PlacementEngine.to_state(); large clusters make MBs of JSON.
     state: Mapped[bytes] = mapped_column(LargeBinary)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ApiKey(Base):
+    """An API key: only its SHA-256 is stored (keys are 256-bit random, so a slow password
+    hash buys nothing); ``id`` is the public handle shown in listings and logs."""
+
+    __tablename__ = "api_keys"
+    __table_args__ = (UniqueConstraint("key_hash", name="uq_api_keys_hash"),)
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+    owner: Mapped[str] = mapped_column(String(64))
+    scopes: Mapped[list] = mapped_column(JSONType)
+    clusters: Mapped[list | None] = mapped_column(JSONType, nullable=True)
+    description: Mapped[str] = mapped_column(String(200), server_default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 
 class IdempotencyKey(Base):

@@ -41,11 +41,10 @@ def test_each_policy_places_releases_and_survives_a_restart(client, app, policy)
     assert state["jobs"] == len(placed) - 1
 
     # A fresh app (a restarted process) rebuilds the same engine from the database.
-    from fastapi.testclient import TestClient
-
     from app.main import create_app
+    from tests.conftest import admin_client
 
-    with TestClient(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
         assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
 
 

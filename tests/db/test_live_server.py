@@ -14,7 +14,7 @@ from tests.live import LiveServer
 
 def test_serve_on_sqlite_migrates_and_serves_docs(tmp_path):
     with LiveServer(f"sqlite:///{tmp_path / 'live.db'}") as server:
-        with httpx.Client(base_url=server.url, timeout=10) as c:
+        with server.client(10) as c:
             docs = c.get("/docs")
             assert docs.status_code == 200 and "swagger" in docs.text.lower()
             assert c.get("/openapi.json").json()["info"]["title"] == "Headroom"
@@ -30,12 +30,12 @@ def test_fifty_concurrent_requests_two_workers_no_lost_update(postgres_url):
     commits exactly once, the versions are exactly 1..50, the log has no gap."""
     n = 50
     with LiveServer(postgres_url, workers=2, extra_args=("--no-migrate",)) as server:
-        with httpx.Client(base_url=server.url, timeout=30) as c:
+        with server.client(30) as c:
             cid = c.post("/v1/clusters",
                          json=cluster_spec(servers=20, policy={"kind": "first_fit"})).json()["id"]
 
         def post(i: int) -> dict:
-            with httpx.Client(base_url=server.url, timeout=30) as cc:
+            with server.client(30) as cc:
                 r = cc.post(f"/v1/clusters/{cid}/arrivals",
                             json={"event_id": f"e{i}", "job_id": f"j{i}", "job_type": "small"})
                 assert r.status_code == 200, r.text
@@ -49,7 +49,7 @@ def test_fifty_concurrent_requests_two_workers_no_lost_update(postgres_url):
         # 20 servers x 4 small slots: first-fit in seq order fills rack-0..rack-12 exactly.
         by_seq = sorted(answers, key=lambda a: a["event_seq"])
         assert [a["server_id"] for a in by_seq] == [f"rack-{i // 4}" for i in range(n)]
-        with httpx.Client(base_url=server.url, timeout=10) as c:
+        with server.client(10) as c:
             assert c.get(f"/v1/clusters/{cid}").json()["version"] == n
             assert c.get(f"/v1/clusters/{cid}/state").json()["jobs"] == n
 
@@ -66,11 +66,11 @@ def test_fifty_concurrent_requests_two_workers_no_lost_update(postgres_url):
 @pytest.mark.postgres
 def test_concurrent_retries_of_one_event_apply_it_once(postgres_url):
     with LiveServer(postgres_url, workers=2, extra_args=("--no-migrate",)) as server:
-        with httpx.Client(base_url=server.url, timeout=30) as c:
+        with server.client(30) as c:
             cid = c.post("/v1/clusters", json=cluster_spec()).json()["id"]
 
         def post(_: int) -> dict:
-            with httpx.Client(base_url=server.url, timeout=30) as cc:
+            with server.client(30) as cc:
                 return cc.post(f"/v1/clusters/{cid}/arrivals",
                                json={"event_id": "same", "job_id": "j", "job_type": "small"}
                                ).json()
@@ -80,7 +80,7 @@ def test_concurrent_retries_of_one_event_apply_it_once(postgres_url):
         assert {a["event_seq"] for a in answers} == {1}
         assert sum(not a["replayed"] for a in answers) == 1
         assert len({a["server_id"] for a in answers}) == 1
-        with httpx.Client(base_url=server.url, timeout=10) as c:
+        with server.client(10) as c:
             assert c.get(f"/v1/clusters/{cid}").json()["version"] == 1
 
 
@@ -94,7 +94,7 @@ def test_dra_state_survives_a_killed_server(postgres_url):
     spec = cluster_spec(servers=8, policy={"kind": "dra", "reservation": {"slots": 2}})
     with LiveServer(postgres_url, extra_args=("--no-migrate",),
                     env={"HEADROOM_SNAPSHOT_EVERY": "7"}) as server:
-        with httpx.Client(base_url=server.url, timeout=10) as c:
+        with server.client(10) as c:
             cid = c.post("/v1/clusters", json=spec).json()["id"]
             for i in range(30):
                 if i % 4 == 3:
@@ -111,7 +111,7 @@ def test_dra_state_survives_a_killed_server(postgres_url):
         server.proc.wait()
 
     with LiveServer(postgres_url, extra_args=("--no-migrate",)) as server:
-        with httpx.Client(base_url=server.url, timeout=10) as c:
+        with server.client(10) as c:
             assert c.get(f"/v1/clusters/{cid}/state").json() == before
             after = c.post(f"/v1/clusters/{cid}/arrivals",
                            json={"event_id": "after", "job_id": "probe",

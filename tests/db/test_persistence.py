@@ -4,12 +4,11 @@ stopped, whether it rebuilds from the log alone or from a snapshot plus the log 
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from app.main import create_app
 from app.store.models import Event
-from tests.conftest import make_settings
+from tests.conftest import admin_client, make_settings
 from tests.helpers import assert_problem, cluster_spec
 
 
@@ -28,7 +27,7 @@ def _run_workload(client, cid, n):
 def test_restart_continues_from_the_database(db_url, snapshot_every):
     settings = make_settings(db_url, snapshot_every=snapshot_every)
     first = create_app(settings, configure_logs=False)
-    with TestClient(first) as c1:
+    with admin_client(first) as c1:
         cid = c1.post("/v1/clusters",
                       json=cluster_spec(policy={"kind": "first_fit"}, servers=3)).json()["id"]
         _run_workload(c1, cid, 20)
@@ -39,7 +38,7 @@ def test_restart_continues_from_the_database(db_url, snapshot_every):
     first.state.ctx.close()
 
     second = create_app(settings, configure_logs=False)
-    with TestClient(second) as c2:
+    with admin_client(second) as c2:
         assert c2.get(f"/v1/clusters/{cid}/state").json() == before
         assert [c2.get(f"/v1/clusters/{cid}/servers/rack-{i}").json()
                 for i in range(3)] == servers_before
@@ -54,7 +53,7 @@ def test_another_process_writing_is_caught_up(db_url):
     """Two apps on one database: each sees the other's events before deciding."""
     settings = make_settings(db_url)
     a, b = (create_app(settings, configure_logs=False) for _ in range(2))
-    with TestClient(a) as ca, TestClient(b) as cb:
+    with admin_client(a) as ca, admin_client(b) as cb:
         cid = ca.post("/v1/clusters", json=cluster_spec(servers=1)).json()["id"]
         for i in range(4):  # one server holds four small jobs
             client = ca if i % 2 else cb
@@ -74,7 +73,7 @@ def test_another_process_writing_is_caught_up(db_url):
 
 def test_a_tampered_log_is_detected_not_silently_followed(db_url):
     settings = make_settings(db_url)
-    with TestClient(create_app(settings, configure_logs=False)) as c:
+    with admin_client(create_app(settings, configure_logs=False)) as c:
         cid = c.post("/v1/clusters", json=cluster_spec(servers=2)).json()["id"]
         for i in range(3):
             c.post(f"/v1/clusters/{cid}/arrivals",
@@ -84,5 +83,5 @@ def test_a_tampered_log_is_detected_not_silently_followed(db_url):
         row = s.scalars(select(Event).where(Event.cluster_id == cid, Event.seq == 2)).one()
         s.execute(update(Event).where(Event.cluster_id == cid, Event.seq == 2).values(
             response={**row.response, "server_id": "rack-0"}))
-    with TestClient(app) as c:
+    with admin_client(app) as c:
         assert_problem(c.get(f"/v1/clusters/{cid}/state"), 500, "state_divergence")

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response, status
 
-from app.api.routes.deps import Ctx
+from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.clusters import ClusterCreate, ClusterOut, ClusterPage, spec_errors
 from app.api.schemas.events import EventPage
 from app.errors import Unprocessable
@@ -22,8 +22,9 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_lengt
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
              operation_id="createCluster", summary="Declare a cluster")
-def create_cluster(body: ClusterCreate, ctx: Ctx, response: Response,
+def create_cluster(body: ClusterCreate, ctx: Ctx, principal: Auth, response: Response,
                    idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    principal.require("admin")
     errors = spec_errors(body, ctx.settings.max_servers, ctx.settings.max_job_types)
     if errors:
         raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
@@ -33,7 +34,7 @@ def create_cluster(body: ClusterCreate, ctx: Ctx, response: Response,
         family_for(spec["policy"]["kind"]).build(spec)  # the engine's own checks, e.g. DRA's
     except ValueError as exc:
         raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
-    view, replayed = service.create_cluster(ctx, spec, idempotency_key)
+    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key)
     response.headers["Location"] = f"/v1/clusters/{view['id']}"
     response.headers["ETag"] = f'"{view["generation"]}"'
     if replayed:
@@ -43,16 +44,21 @@ def create_cluster(body: ClusterCreate, ctx: Ctx, response: Response,
 
 @router.get("", response_model=ClusterPage, operation_id="listClusters",
             summary="List clusters by name")
-def list_clusters(ctx: Ctx, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+def list_clusters(ctx: Ctx, principal: Auth,
+                  limit: Annotated[int, Query(ge=1, le=500)] = 100,
                   cursor: Annotated[str | None, Query(max_length=100)] = None
                   ) -> dict[str, Any]:
-    items, nxt = service.list_clusters(ctx, limit, cursor)
+    principal.require("read")
+    owner = None if ctx.settings.auth_disabled else principal.owner
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor)
     return {"items": items, "next_cursor": nxt}
 
 
 @router.get("/{cluster_id}", response_model=ClusterOut, operation_id="getCluster",
             summary="Read a cluster's declaration")
-def get_cluster(cluster_id: str, ctx: Ctx, response: Response) -> dict[str, Any]:
+def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
+                ) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "read")
     view = service.get_cluster(ctx, cluster_id)
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
@@ -60,24 +66,29 @@ def get_cluster(cluster_id: str, ctx: Ctx, response: Response) -> dict[str, Any]
 
 @router.delete("/{cluster_id}", status_code=status.HTTP_204_NO_CONTENT,
                operation_id="deleteCluster", summary="Delete a cluster and its log")
-def delete_cluster(cluster_id: str, ctx: Ctx,
+def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
+    require_cluster(ctx, principal, cluster_id, "admin")
     service.delete_cluster(ctx, cluster_id, _generation(if_match))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/{cluster_id}/events", response_model=EventPage, operation_id="listEvents",
             summary="The cluster's decision log, oldest first")
-def events(cluster_id: str, ctx: Ctx, limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+def events(cluster_id: str, ctx: Ctx, principal: Auth,
+           limit: Annotated[int, Query(ge=1, le=1000)] = 100,
            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
            ) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "read")
     items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0)
     return {"items": items, "next_cursor": nxt}
 
 
 @router.get("/{cluster_id}/state", operation_id="getClusterState",
             summary="What the policy engine holds now")
-def state(cluster_id: str, ctx: Ctx) -> dict[str, Any]:
+def state(cluster_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "read")
+
     def reader(engine: Any, cluster: Any) -> dict[str, Any]:
         return {"cluster_id": cluster.id, "version": cluster.version,
                 **family_for(cluster.policy_kind).describe(engine)}
@@ -87,7 +98,8 @@ def state(cluster_id: str, ctx: Ctx) -> dict[str, Any]:
 
 @router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",
             summary="One server: configuration, jobs, group")
-def server(cluster_id: str, server_id: str, ctx: Ctx) -> dict[str, Any]:
+def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "read")
     return read_engine(ctx, cluster_id, lambda engine, _c: engine.server_view(server_id))
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 
-from app.api.routes.deps import Ctx
+from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
                                     ReleaseOut)
 from app.errors import Unprocessable
@@ -31,8 +31,9 @@ def _event_id(body_id: str | None, header_id: str | None) -> str:
 
 @router.post("/arrivals", response_model=PlacementOut, operation_id="postArrival",
              summary="A job arrives: place it or reject it")
-def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx,
+def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth,
             idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "write")
     event = {"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type}
     if body.dry_run:
         return dry_run(ctx, cluster_id, event)
@@ -42,8 +43,9 @@ def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx,
 
 @router.post("/departures", response_model=ReleaseOut, operation_id="postDeparture",
              summary="A job departs: free its slot, maybe migrate or reconfigure")
-def departure(cluster_id: str, body: DepartureIn, ctx: Ctx,
+def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth,
               idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "write")
     event = {"kind": "departure", "job_id": body.job_id,
              "event_id": _event_id(body.event_id, idempotency_key)}
     return submit_event(ctx, cluster_id, event)
@@ -51,7 +53,8 @@ def departure(cluster_id: str, body: DepartureIn, ctx: Ctx,
 
 @router.post("/events:batch", response_model=BatchOut, operation_id="postEventBatch",
              summary="Several events decided in order in one transaction, all or nothing")
-def batch(cluster_id: str, body: BatchIn, ctx: Ctx) -> dict[str, Any]:
+def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "write")
     limit = ctx.settings.max_batch_events
     if len(body.events) > limit:
         raise Unprocessable(f"at most {limit} events per batch",

@@ -87,6 +87,7 @@ class ClusterCreate(StrictModel):
 
 class ClusterOut(BaseModel):
     id: str
+    owner: str = Field(description="The owner of the API key that declared it.")
     name: str
     dimensions: list[str]
     server_pools: list[dict[str, Any]]

@@ -1,0 +1,35 @@
+"""/v1/keys: an owner's admin manages that owner's API keys."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response, status
+
+from app.api.routes.deps import Auth, Ctx
+from app.api.schemas.keys import KeyCreate, KeyCreated, KeyList
+from app.service import auth
+
+router = APIRouter(prefix="/v1/keys", tags=["keys"])
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=KeyCreated,
+             operation_id="createKey", summary="Create an API key for your owner")
+def create_key(body: KeyCreate, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    principal.require("admin")
+    return auth.create_key(ctx, principal.owner, list(body.scopes), body.clusters,
+                           body.description)
+
+
+@router.get("", response_model=KeyList, operation_id="listKeys", summary="Your owner's keys")
+def list_keys(ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    principal.require("admin")
+    return {"items": auth.list_keys(ctx, principal.owner)}
+
+
+@router.delete("/{key_id}", status_code=status.HTTP_204_NO_CONTENT, operation_id="revokeKey",
+               summary="Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS)")
+def revoke_key(key_id: str, ctx: Ctx, principal: Auth) -> Response:
+    principal.require("admin")
+    auth.revoke_key(ctx, principal.owner, key_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
