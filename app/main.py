@@ -39,6 +39,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
                   lifespan=lifespan)
     app.state.ctx = ctx
     problems.install(app)
+    problems.document_problems(app)
     app.include_router(health.router)
     app.include_router(clusters.router)
     app.include_router(placement.router)

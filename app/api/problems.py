@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import iter_route_contexts
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import HeadroomError
@@ -29,6 +30,73 @@ def problem(status: int, code: str, title: str, detail: str, instance: str | Non
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 
+STATUS_DESCRIPTIONS = {
+    400: "Malformed JSON",
+    401: "Missing or invalid API key",
+    403: "The API key lacks the scope, or the cluster belongs to another owner",
+    404: "No such cluster, job, job type, server or key",
+    409: "Conflict: an event id reused with another body, a job already running, a name taken",
+    412: "If-Match does not match the current generation",
+    413: "Request body too large",
+    422: "Invalid request; `errors` names each offending field",
+    503: "The cluster is locked by another request for too long; retry",
+}
+
+PROBLEM_SCHEMA = {
+    "title": "Problem",
+    "description": "RFC 9457 problem details.",
+    "type": "object",
+    "required": ["type", "title", "status", "detail", "code"],
+    "properties": {
+        "type": {"type": "string", "description": "urn:headroom:problem:<code>"},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string"},
+        "code": {"type": "string", "description": "Stable machine-readable code."},
+        "instance": {"type": "string"},
+        "errors": {"type": "array", "items": {
+            "type": "object", "required": ["field", "message"],
+            "properties": {"field": {"type": "string"}, "message": {"type": "string"},
+                           "type": {"type": "string"}}}},
+    },
+}
+
+
+def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route or router: the problem statuses it can answer."""
+    return {code: {"description": STATUS_DESCRIPTIONS[code]} for code in codes}
+
+
+def document_problems(app: FastAPI) -> None:
+    """Make the OpenAPI document say what errors really look like: every 4xx/5xx response is
+    ``application/problem+json`` with the Problem schema (FastAPI would otherwise describe its
+    own JSON validation error, which this service never sends)."""
+    generate = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        doc = generate()
+        ref = {"$ref": "#/components/schemas/Problem"}
+        schemas = doc.setdefault("components", {}).setdefault("schemas", {})
+        schemas["Problem"] = PROBLEM_SCHEMA
+        for name in ("HTTPValidationError", "ValidationError"):
+            schemas.pop(name, None)
+        for url, path in doc.get("paths", {}).items():
+            if not url.startswith("/v1/"):
+                continue  # probes answer plain JSON, e.g. /readyz's 503
+            for op in path.values():
+                for status, resp in op.get("responses", {}).items():
+                    if status[0] in "45":
+                        resp["content"] = {"application/problem+json": {"schema": ref}}
+                        resp["description"] = STATUS_DESCRIPTIONS.get(int(status),
+                                                                      resp.get("description"))
+        app.openapi_schema = doc
+        return doc
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def field_path(loc: tuple[Any, ...], body: Any = None) -> str:
     """('body', 'server_pools', 0, 'count') -> 'server_pools[0].count'.
 
@@ -48,6 +116,18 @@ def field_path(loc: tuple[Any, ...], body: Any = None) -> str:
         out += ("." if out else "") + str(p)
         cur = cur.get(p) if isinstance(cur, dict) else None
     return out or (str(loc[0]) if loc else "body")
+
+
+def _allowed(request: Request) -> str:
+    """Every method served at this path. Starlette's own 405 names only the first matching
+    route's methods, which is wrong when GET and DELETE of one path are separate routes."""
+    path = request.url.path
+    methods: set[str] = set()
+    for route in iter_route_contexts(request.app.routes):
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(path):
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
 
 
 def install(app: FastAPI) -> None:
@@ -77,8 +157,11 @@ def install(app: FastAPI) -> None:
         codes = {404: ("not_found", "Not found"), 405: ("method_not_allowed",
                                                          "Method not allowed")}
         code, title = codes.get(exc.status_code, ("http_error", "HTTP error"))
+        headers = getattr(exc, "headers", None)
+        if exc.status_code == 405:
+            headers = {**(headers or {}), "Allow": _allowed(request)}
         return problem(exc.status_code, code, title, str(exc.detail), request.url.path,
-                       headers=getattr(exc, "headers", None))
+                       headers=headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

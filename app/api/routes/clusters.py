@@ -6,6 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response, status
 
+from app.api.problems import responses
 from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.clusters import ClusterCreate, ClusterOut, ClusterPage, spec_errors
 from app.api.schemas.events import EventPage
@@ -15,13 +16,15 @@ from app.service.events import read_engine
 from app.service.log import list_events
 from app.service.policies import family_for
 
-router = APIRouter(prefix="/v1/clusters", tags=["clusters"])
+router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
+BODY = responses(400, 413, 422)
 
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
-             operation_id="createCluster", summary="Declare a cluster")
+             operation_id="createCluster", summary="Declare a cluster",
+             responses={**BODY, **responses(409)})
 def create_cluster(body: ClusterCreate, ctx: Ctx, principal: Auth, response: Response,
                    idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
@@ -43,7 +46,7 @@ def create_cluster(body: ClusterCreate, ctx: Ctx, principal: Auth, response: Res
 
 
 @router.get("", response_model=ClusterPage, operation_id="listClusters",
-            summary="List clusters by name")
+            summary="List clusters by name", responses=responses(422))
 def list_clusters(ctx: Ctx, principal: Auth,
                   limit: Annotated[int, Query(ge=1, le=500)] = 100,
                   cursor: Annotated[str | None, Query(max_length=100)] = None
@@ -55,7 +58,7 @@ def list_clusters(ctx: Ctx, principal: Auth,
 
 
 @router.get("/{cluster_id}", response_model=ClusterOut, operation_id="getCluster",
-            summary="Read a cluster's declaration")
+            summary="Read a cluster's declaration", responses=responses(404))
 def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
                 ) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read")
@@ -65,7 +68,8 @@ def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
 
 
 @router.delete("/{cluster_id}", status_code=status.HTTP_204_NO_CONTENT,
-               operation_id="deleteCluster", summary="Delete a cluster and its log")
+               operation_id="deleteCluster", summary="Delete a cluster and its log",
+               responses=responses(404, 412, 422, 503))
 def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
     require_cluster(ctx, principal, cluster_id, "admin")
@@ -74,7 +78,7 @@ def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth,
 
 
 @router.get("/{cluster_id}/events", response_model=EventPage, operation_id="listEvents",
-            summary="The cluster's decision log, oldest first")
+            summary="The cluster's decision log, oldest first", responses=responses(404, 422))
 def events(cluster_id: str, ctx: Ctx, principal: Auth,
            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
@@ -85,7 +89,7 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth,
 
 
 @router.get("/{cluster_id}/state", operation_id="getClusterState",
-            summary="What the policy engine holds now")
+            summary="What the policy engine holds now", responses=responses(404))
 def state(cluster_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read")
 
@@ -97,7 +101,7 @@ def state(cluster_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
 
 
 @router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",
-            summary="One server: configuration, jobs, group")
+            summary="One server: configuration, jobs, group", responses=responses(404))
 def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read")
     return read_engine(ctx, cluster_id, lambda engine, _c: engine.server_view(server_id))

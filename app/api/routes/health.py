@@ -18,7 +18,8 @@ def livez() -> dict[str, str]:
 
 
 @router.get("/readyz", operation_id="readyz",
-            summary="The database answers and its schema is at the newest migration")
+            summary="The database answers and its schema is at the newest migration",
+            responses={503: {"description": "Not ready: database unreachable or schema behind"}})
 def readyz(ctx: Ctx) -> JSONResponse:
     try:
         with ctx.db.connect() as conn:

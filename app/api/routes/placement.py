@@ -6,13 +6,15 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header
 
+from app.api.problems import responses
 from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
                                     ReleaseOut)
 from app.errors import Unprocessable
 from app.service.events import apply_batch, dry_run, submit_event
 
-router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"])
+router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
+                   responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
 
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 

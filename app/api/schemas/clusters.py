@@ -66,7 +66,24 @@ PolicyIn = Annotated[DraPolicy | FirstFitPolicy | BestFitPolicy | PowerOfDPolicy
                      Field(discriminator="kind")]
 
 
+EXAMPLE_CLUSTER = {
+    "name": "prod-east",
+    "dimensions": ["cpu", "memory"],
+    "server_pools": [{"name": "m5", "count": 100, "capacity": {"cpu": 80, "memory": 640}}],
+    "job_types": [
+        {"name": "small", "demand": {"cpu": 4, "memory": 16}, "reward": 48},
+        {"name": "large", "demand": {"cpu": 32, "memory": 256}, "reward": 512},
+    ],
+    "policy": {"kind": "dra", "reservation": {"b": 0.5}},
+}
+
+
 class ClusterCreate(StrictModel):
+    """Vectors are keyed by the declared ``dimensions`` (every one, no other)."""
+
+    model_config = {**StrictModel.model_config,
+                    "json_schema_extra": {"examples": [EXAMPLE_CLUSTER]}}
+
     name: Name
     dimensions: list[Name] = Field(min_length=1, max_length=16)
     server_pools: list[ServerPoolIn] = Field(min_length=1, max_length=64)

@@ -15,6 +15,9 @@ EVENT_ID_DOC = ("Idempotency key of this event, unique per cluster. A retry with
 
 
 class ArrivalIn(StrictModel):
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [
+        {"event_id": "evt-1", "job_id": "vm-17", "job_type": "large"}]}}
+
     event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
     job_id: ClientId
     job_type: Name
