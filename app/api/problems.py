@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.errors import HeadroomError
@@ -39,7 +40,8 @@ STATUS_DESCRIPTIONS = {
     412: "If-Match does not match the current generation",
     413: "Request body too large",
     422: "Invalid request; `errors` names each offending field",
-    503: "The cluster is locked by another request for too long; retry",
+    503: "The cluster is locked too long by another request, or the database is unreachable; "
+         "retrying with the same event_id is safe",
 }
 
 PROBLEM_SCHEMA = {
@@ -162,6 +164,16 @@ def install(app: FastAPI) -> None:
             headers = {**(headers or {}), "Allow": _allowed(request)}
         return problem(exc.status_code, code, title, str(exc.detail), request.url.path,
                        headers=headers)
+
+    @app.exception_handler(OperationalError)
+    async def _database_down(request: Request, exc: OperationalError) -> JSONResponse:
+        # Connection refused or dropped (a restarting database, a failover). If it dropped
+        # during COMMIT the outcome is unknown to us, but a retry with the same event id
+        # returns the logged decision if there is one, so retrying is always safe.
+        log.warning("database unavailable: %s", type(exc.orig).__name__ if exc.orig else exc)
+        return problem(503, "database_unavailable", "Database unavailable",
+                       "the database could not be reached; retrying with the same event_id "
+                       "is safe", request.url.path, headers={"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

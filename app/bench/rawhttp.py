@@ -34,6 +34,9 @@ class RawConnection:
         self.writer.write(head.encode() + payload)
         await self.writer.drain()
         status_line = await self.reader.readline()
+        if not status_line:  # the server closed the connection (or died) before answering
+            await self.close()
+            raise ConnectionError("connection closed before a response")
         status = int(status_line.split()[1])
         length, close = 0, False
         while True:
