@@ -33,6 +33,8 @@ class Settings(BaseSettings):
     engine_cache_size: int = Field(64, ge=1)
     # How long a request waits for a cluster's lock before giving up with 503 (Postgres only).
     lock_timeout_ms: int = Field(5_000, ge=1)
+    # Postgres: no single statement may run longer; bounds how long any request holds a lock.
+    statement_timeout_ms: int = Field(30_000, ge=1)
     migrations_dir: Path | None = None
     # Every /v1 request needs an API key unless this is set: for local development only.
     auth_disabled: bool = False

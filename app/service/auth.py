@@ -146,10 +146,12 @@ def authenticate(ctx: ServiceContext, secret: str | None) -> Principal:
 
 
 def cluster_owner(ctx: ServiceContext, cluster_id: str) -> tuple[str, str]:
-    """(owner, name) of a cluster; both never change, so each process caches them."""
+    """(owner, name) of a cluster, cached per process for HEADROOM_AUTH_CACHE_SECONDS: the
+    owner never changes, and a rename reaches name-limited write keys within that time."""
     hit = ctx.cluster_owners.get(cluster_id)
-    if hit is not None:
-        return hit
+    now = time.monotonic()
+    if hit is not None and now - hit[0] <= ctx.settings.auth_cache_seconds:
+        return hit[1], hit[2]
     with ctx.sessions() as session:
         row = session.execute(select(Cluster.owner, Cluster.name)
                               .where(Cluster.id == cluster_id)).first()
@@ -157,5 +159,5 @@ def cluster_owner(ctx: ServiceContext, cluster_id: str) -> tuple[str, str]:
         raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
     if len(ctx.cluster_owners) > 100_000:
         ctx.cluster_owners.clear()
-    ctx.cluster_owners[cluster_id] = (row.owner, row.name)
+    ctx.cluster_owners[cluster_id] = (now, row.owner, row.name)
     return row.owner, row.name

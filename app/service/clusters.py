@@ -98,6 +98,30 @@ def count_clusters(ctx: ServiceContext) -> int:
         return session.scalar(select(func.count()).select_from(Cluster)) or 0
 
 
+def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: int | None
+                   ) -> dict[str, Any]:
+    """Rename a cluster: an admin write, so it bumps the generation (the ETag)."""
+    try:
+        with ctx.sessions() as session, session.begin():
+            lock_cluster(session, cluster_id)
+            cluster = session.get(Cluster, cluster_id)
+            assert cluster is not None
+            if if_match is not None and if_match != cluster.generation:
+                raise PreconditionFailed(
+                    f"cluster generation is {cluster.generation}, If-Match said {if_match}")
+            if cluster.name != name:
+                cluster.name = name
+                cluster.spec = {**cluster.spec, "name": name}
+                cluster.generation += 1
+                cluster.updated_at = utcnow()
+                session.flush()
+            view = cluster_view(cluster)
+    except IntegrityError as exc:
+        raise NameTaken(f"you already have a cluster named {name!r}") from exc
+    ctx.cluster_owners.pop(cluster_id, None)
+    return view
+
+
 def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: int | None) -> None:
     with ctx.sessions() as session, session.begin():
         lock_cluster(session, cluster_id)

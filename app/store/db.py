@@ -21,7 +21,8 @@ def make_engine(settings: Settings) -> Engine:
         pool_pre_ping=True,
         # A cluster's lock is held only for one decision; waiting longer than this means
         # something is stuck, and the client is better told (503) than left hanging.
-        connect_args={"options": f"-c lock_timeout={settings.lock_timeout_ms}"},
+        connect_args={"options": f"-c lock_timeout={settings.lock_timeout_ms} "
+                                  f"-c statement_timeout={settings.statement_timeout_ms}"},
     )
 
 

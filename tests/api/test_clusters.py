@@ -144,3 +144,22 @@ def test_request_id_is_echoed(client):
     r = client.get("/livez", headers={"X-Request-ID": "abc-123"})
     assert r.headers["x-request-id"] == "abc-123"
     assert len(client.get("/livez").headers["x-request-id"]) == 32
+
+
+def test_rename_with_if_match_is_optimistic(client):
+    c = create_cluster(client, name="old")
+    url = f"/v1/clusters/{c['id']}"
+    r = client.patch(url, json={"name": "new"}, headers={"If-Match": '"1"'})
+    assert r.status_code == 200 and r.json()["name"] == "new"
+    assert r.headers["etag"] == '"2"' and r.json()["generation"] == 2
+    # A second writer still holding ETag 1 loses instead of overwriting.
+    assert_problem(client.patch(url, json={"name": "other"}, headers={"If-Match": '"1"'}),
+                   412, "precondition_failed")
+    assert client.get(url).json()["name"] == "new"
+    create_cluster(client, name="taken")
+    assert_problem(client.patch(url, json={"name": "taken"}), 409, "name_taken")
+    assert_problem(client.patch(url, json={"name": "bad name"}), 422)
+    assert_problem(client.patch(url, json={"name": "x"}, headers={"If-Match": "nope"}), 422)
+    # Events are not admin writes: they leave the generation alone.
+    client.post(f"{url}/arrivals", json={"event_id": "e", "job_id": "j", "job_type": "small"})
+    assert client.get(url).json()["generation"] == 2

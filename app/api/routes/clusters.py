@@ -8,7 +8,8 @@ from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.problems import responses
 from app.api.routes.deps import Auth, Ctx, require_cluster
-from app.api.schemas.clusters import ClusterCreate, ClusterOut, ClusterPage, spec_errors
+from app.api.schemas.clusters import (ClusterCreate, ClusterOut, ClusterPage, ClusterUpdate,
+                                      spec_errors)
 from app.api.schemas.events import EventPage
 from app.errors import Unprocessable
 from app.service import clusters as service
@@ -63,6 +64,19 @@ def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
                 ) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read")
     view = service.get_cluster(ctx, cluster_id)
+    response.headers["ETag"] = f'"{view["generation"]}"'
+    return view
+
+
+@router.patch("/{cluster_id}", response_model=ClusterOut, operation_id="updateCluster",
+              summary="Rename a cluster (send If-Match with its ETag to avoid lost updates)",
+              responses={**BODY, **responses(404, 409, 412, 503)})
+def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Auth,
+                   response: Response,
+                   if_match: Annotated[str | None, Header(alias="If-Match")] = None
+                   ) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "admin")
+    view = service.rename_cluster(ctx, cluster_id, body.name, _generation(if_match))
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
 

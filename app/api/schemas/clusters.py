@@ -102,6 +102,10 @@ class ClusterCreate(StrictModel):
         return self
 
 
+class ClusterUpdate(StrictModel):
+    name: Name
+
+
 class ClusterOut(BaseModel):
     id: str
     owner: str = Field(description="The owner of the API key that declared it.")
