@@ -19,7 +19,8 @@ DIMENSIONS = ("cpu", "memory")
 # regular 4.
 SMALL_VCPU = (2, 4, 8)
 LARGE_VCPU = (32, 64)
-GB_PER_VCPU = (8, 16, 1, 2, 4)
+GB_PER_VCPU_BY_CATEGORY = {"high": (8, 16), "low": (1, 2), "regular": (4,)}
+GB_PER_VCPU = tuple(v for vs in GB_PER_VCPU_BY_CATEGORY.values() for v in vs)
 
 
 def gcp_reward(cpu: float, gb: float) -> float:
@@ -80,21 +81,34 @@ def paper_worst_case(alpha: float = 1.0) -> Instance:
     return base.scaled(alpha) if alpha != 1.0 else base
 
 
-def random_gcp(seed: int) -> Instance:
+def random_gcp(seed: int, memory: str = "category") -> Instance:
     """One random collection as §7.1 draws them: three small and three large VM types with
-    vCPU and GB per vCPU from Table 2 (distinct types), ρ_j ~ U(0.2, 2)."""
+    vCPU and GB per vCPU from Table 2 (distinct types), ρ_j ~ U(0.2, 2).
+
+    The paper does not say how memory is drawn from Table 2's columns. ``memory="category"``
+    (default) picks high, low or regular with equal chance, then a value in it; ``"value"``
+    picks one of the five GB-per-vCPU values uniformly. The reproduction reports both.
+    """
+    if memory not in ("category", "value"):
+        raise ValueError("memory must be 'category' or 'value'")
     rng = np.random.default_rng(seed)
+    categories = list(GB_PER_VCPU_BY_CATEGORY.values())
     chosen: list[tuple[str, tuple[float, float], float]] = []
     for pool in (SMALL_VCPU, LARGE_VCPU):
         picked = 0
         while picked < 3:
             cpu = float(rng.choice(pool))
-            vm = _vm(cpu, cpu * float(rng.choice(GB_PER_VCPU)))
+            if memory == "category":
+                per_cpu = float(rng.choice(categories[int(rng.integers(len(categories)))]))
+            else:
+                per_cpu = float(rng.choice(GB_PER_VCPU))
+            vm = _vm(cpu, cpu * per_cpu)
             if vm[1][1] <= SERVER[1] and all(vm[1] != c[1] for c in chosen):
                 chosen.append(vm)
                 picked += 1
     rho = tuple(float(x) for x in rng.uniform(0.2, 2.0, len(chosen)))
-    return Instance(f"random-gcp-{seed}", tuple(v[1] for v in chosen), SERVER,
+    name = f"random-gcp-{seed}" + ("" if memory == "category" else f"-{memory}")
+    return Instance(name, tuple(v[1] for v in chosen), SERVER,
                     tuple(v[2] for v in chosen), rho, tuple(v[0] for v in chosen))
 
 
