@@ -29,6 +29,12 @@ Start. The paper starts from Q(1) = 0 and any x^0. Here, unless ``initial_queue`
 Q starts at the equilibrium Q* of the first cap, and without an initial reservation the first
 step starts from the first cap's (1−ε) quantile: otherwise a queue at 0 first lets x sink
 towards the mean and the early periods violate about half the time.
+
+Cap. By default F_t is learnt from the demand itself (``estimator.py``). ``caps`` instead fixes
+a known N(mean, sigma²) per resource — the paper's setting, where Theorem 1 applies. A learnt
+cap can be steered by demand that reacts to the reservation (drop low whenever it cannot
+exceed x, so the estimate shrinks): the queue then holds the *model's* violations at ε while
+realised ones are higher. A fixed cap cannot be steered.
 """
 
 from __future__ import annotations
@@ -53,6 +59,8 @@ class ThorParams:
     normalize: bool = True
     initial_queue: float | None = None
     estimator: CapParams = field(default_factory=CapParams)
+    # The paper's own setting: a known stationary cap N(mean, sigma²) per resource, not learnt.
+    caps: Mapping[str, Mapping[str, float]] | None = None
 
     def __post_init__(self) -> None:
         if self.V is not None:
@@ -65,6 +73,11 @@ class ThorParams:
             raise ReservationError("params.normalize", "must be a boolean")
         if self.initial_queue is not None:
             check_number(self.initial_queue, "params.initial_queue", hi=1e12)
+        for name, cap in (self.caps or {}).items():
+            if not isinstance(cap, Mapping) or set(cap) != {"mean", "sigma"}:
+                raise ReservationError(f"params.caps.{name}", "needs exactly mean and sigma")
+            check_number(cap["mean"], f"params.caps.{name}.mean")
+            check_number(cap["sigma"], f"params.caps.{name}.sigma", lo=0.0, lo_open=True)
         if not self.normalize and (self.V is None or self.alpha is None):
             raise ReservationError("params.normalize",
                                    "normalize=false needs V and alpha in demand units")
@@ -81,7 +94,10 @@ class ThorParams:
     def to_dict(self) -> dict[str, Any]:
         return {"V": self.V, "alpha": self.alpha, "queue_target": self.queue_target,
                 "tracking_gain": self.tracking_gain, "normalize": self.normalize,
-                "initial_queue": self.initial_queue, "estimator": self.estimator.to_dict()}
+                "initial_queue": self.initial_queue, "estimator": self.estimator.to_dict(),
+                "caps": None if self.caps is None else {
+                    k: {"mean": float(c["mean"]), "sigma": float(c["sigma"])}
+                    for k, c in self.caps.items()}}
 
 
 class ThorStream(ReservationStream):
@@ -106,13 +122,20 @@ class ThorStream(ReservationStream):
                        else vc * max(z, 0.5) / (2.0 * p.tracking_gain)
                        for vc, z in zip(self._vc, self._z)]
         self._est = [CapEstimator(p.estimator) for _ in self.resources]
+        caps = dict(p.caps or {})
+        unknown = set(caps) - set(self.names)
+        if unknown:
+            raise ReservationError(f"params.caps.{sorted(unknown)[0]}", "not a resource")
+        self._cap = [(float(caps[r]["mean"]), float(caps[r]["sigma"])) if r in caps else None
+                     for r in self.names]
         self._q: list[float | None] = [None] * len(self.resources)
 
     def _advance(self, values: list[float]):
         normalize = self.params.normalize
         nxt, queue, details = [], [], []
         for i, lam in enumerate(values):
-            mu, sig = self._est[i].update(lam)
+            cap = self._cap[i]
+            mu, sig = self._est[i].update(lam) if cap is None else cap
             x = self._x[i]
             q = self._q[i]
             if q is None:  # first period: start the queue (and x, if none given) at rest
