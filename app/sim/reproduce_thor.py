@@ -85,6 +85,8 @@ def series_table(cells: dict[float, dict[str, Any]]) -> str:
     lines.append("| oracle reservation x* | " + " | ".join(row) + " |")
     row = [_pct(c["policies"]["thor"]["predicted_violation_rate"]) for c in cells.values()]
     lines.append("| THOR mean b(x^t), eq. (3), % | " + " | ".join(row) + " |")
+    row = [_pct(c["policies"]["thor"]["model_violation_rate"]) for c in cells.values()]
+    lines.append("| THOR mean F(x^t) under its cap, % | " + " | ".join(row) + " |")
     return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from app.policies.thor import RESERVATION_POLICIES, ResourceSpec, StaticOracle, make_stream
+from app.policies.thor.envelope import envelope
 
 POLICIES = ("thor", "ftl", "percentile", "static_oracle")
 
@@ -25,6 +26,7 @@ class PolicyRun:
     reservations: np.ndarray  # x^t judged against λ^t
     violated: np.ndarray
     predicted: np.ndarray | None  # THOR's b(x^t), eq. (3); None for the others
+    model: np.ndarray | None = None  # THOR: F_{t-1}(x^t), the cap's probability of exceeding x^t
 
     def summary(self, cost: float) -> dict[str, float]:
         out = {"violation_rate": float(self.violated.mean()),
@@ -33,6 +35,9 @@ class PolicyRun:
         if self.predicted is not None:
             # What the predictor queue controls (≈ ε on average) next to what happened.
             out["predicted_violation_rate"] = float(self.predicted.mean())
+        if self.model is not None:
+            # The gap to the line above is the linearisation error of (3) (F is convex).
+            out["model_violation_rate"] = float(self.model.mean())
         return out
 
 
@@ -78,6 +83,7 @@ def run_policy(kind: str, series: Sequence[float], epsilon: float, *, cost: floa
     reservations = np.empty(n)
     violated = np.empty(n, dtype=bool)
     predicted = np.empty(n) if kind == "thor" else None
+    model = np.empty(n) if kind == "thor" else None
     for t, lam in enumerate(values):
         d = stream.observe(t, {name: lam})
         reservations[t] = d.reserved[name]
@@ -85,10 +91,13 @@ def run_policy(kind: str, series: Sequence[float], epsilon: float, *, cost: floa
         if predicted is not None:
             # b(x^{t+1}) predicts period t+1; shift so predicted[t] is about period t.
             if t + 1 < n:
-                predicted[t + 1] = d.details[name]["predicted_violation"]
+                det = d.details[name]
+                predicted[t + 1] = det["predicted_violation"]
+                model[t + 1] = envelope(d.next_reservation[name], det["cap_mean"],
+                                        det["cap_sigma"])
     if predicted is not None:
-        predicted = predicted[1:]
-    return PolicyRun(reservations, violated, predicted)
+        predicted, model = predicted[1:], model[1:]
+    return PolicyRun(reservations, violated, predicted, model)
 
 
 def evaluate(series: Sequence[float], epsilon: float, *, cost: float = 1.0,
