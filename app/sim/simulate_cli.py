@@ -22,7 +22,7 @@ from app.sim.metrics import SimResult
 from app.sim.presets import Instance, paper_worst_case, random_gcp
 from app.sim.progress import TextProgress
 from app.sim.simulator import simulate
-from app.sim.workload import poisson_for_instance
+from app.sim.workload import RateSeries, poisson_for_instance
 
 PRESETS = ("paper-worst-case", "random-gcp")
 DEFAULT_POLICIES = "dra,power_of_d,best_fit,first_fit"
@@ -73,13 +73,15 @@ def parse_policies(spec: str, params: list[str]) -> dict[str, tuple[str, dict[st
 def run_policy(kind: str, params: dict[str, Any], instance: Instance, servers: int, seed: int,
                duration: float, warmup: float, *, mean_service: float = 1.0,
                sample_step: float | None = None, max_events: int | None = None,
-               progress: TextProgress | None = None) -> SimResult:
-    """One policy on the instance's Poisson workload; the seed fixes the arrival stream."""
+               progress: TextProgress | None = None,
+               multiplier: RateSeries | None = None) -> SimResult:
+    """One policy on the instance's Poisson workload; the seed fixes the arrival stream.
+    ``multiplier`` shapes the arrival rates over time (e.g. a real utilisation series)."""
     workload_seed, engine_seed = np.random.SeedSequence(seed).spawn(2)
     engine = PLACEMENT_ENGINES[kind](instance.model(servers), params or None,
                                      np.random.default_rng(engine_seed))
     workload = poisson_for_instance(instance, servers, np.random.default_rng(workload_seed),
-                                    mean_service)
+                                    mean_service, multiplier)
     return simulate(engine, workload, duration, warmup=warmup, sample_step=sample_step,
                     max_events=max_events, progress=progress)
 
@@ -211,3 +213,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=_simulate_dra)
+
+    from app.sim.thor_cli import add_simulate_parser
+
+    add_simulate_parser(experiments)
