@@ -1,7 +1,8 @@
 """A mixed arrival/departure load against one cluster, with retries, for reliability tests.
 
-Each simulated orchestrator keeps its own jobs, sends each request once, twice in a row, or
-twice at the same time (a retry racing its original), and records every answer it received.
+Each simulated orchestrator keeps its own jobs, sends each request once, twice in a row, twice
+at the same time (a retry racing its original), or three times (two racing, one after), and
+records every answer it received.
 Requests that got no answer (connection reset, server killed) are kept to be replayed later
 with the same event ids.
 """
@@ -62,7 +63,11 @@ async def drive(host: str, port: int, headers: dict[str, str], cid: str, clients
             mode = rng.random() if retries else 1.0
             copies: list[Any]
             try:
-                if mode < 0.2:  # a retry racing its original
+                if mode < 0.15:  # a retry racing its original, and a third after both
+                    copies = list(await asyncio.gather(a.post_json(path, body),
+                                                       b.post_json(path, body)))
+                    copies.append(await a.post_json(path, body))
+                elif mode < 0.3:  # a retry racing its original
                     copies = await asyncio.gather(a.post_json(path, body),
                                                   b.post_json(path, body))
                 elif mode < 0.45:  # a retry after the answer
