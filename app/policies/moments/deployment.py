@@ -1,0 +1,31 @@
+"""One deployment's state inside the engine: cores, base prior, observed statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from app.policies.moments.priors import Prior, Stats
+
+
+@dataclass
+class Deployment:
+    id: str
+    cores: int
+    born: float
+    last: float  # time its statistics were last brought up to date
+    prior: Prior
+    stats: Stats = field(default_factory=Stats)
+    category: str | None = None
+    alive: bool = True
+    dirty: bool = True
+    # (cores, stats) the cached moments were computed from, so from_state can rebuild the cache.
+    cached_inputs: tuple[int, Stats] | None = None
+
+    def advance(self, at: float) -> None:
+        """Add exposure since `last`: core-hours, hours alive, hours of scale-out counting."""
+        dt = at - self.last
+        if dt > 0 and self.alive:
+            self.stats.core_time += self.cores * dt
+            self.stats.age_time += dt
+            self.stats.scaleout_time += dt
+        self.last = at

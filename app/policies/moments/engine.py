@@ -1,0 +1,318 @@
+"""Moment-based admission engine: one cluster of `capacity` cores, event interface.
+
+Events: admit / scale_out / scale_in / shutdown, each with a non-decreasing time `at` (hours).
+Per deployment we keep its cores, base prior, observed statistics, and a cached (E, Var) pair
+on the horizon grid; cluster totals Σ E and Σ Var are kept incrementally (subtract the old
+cache, add the new one), so an admission costs O(grid) plus recomputing the deployments that
+changed since the last admission. Totals are re-summed from scratch every `RESUM_EVERY`
+updates to stop float drift. to_state() stores the totals verbatim so a restored engine
+subtracts bit-identical caches and makes identical decisions.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+from typing import Any
+
+import numpy as np
+
+from app.policies.moments import errors, policies, state
+from app.policies.moments.deployment import Deployment
+from app.policies.moments.formulas import Belief, Grid, moments
+from app.policies.moments.priors import (
+    POPULATION_DELTA,
+    POPULATION_NU,
+    Prior,
+    Stats,
+    category_prior,
+    posterior,
+)
+
+RESUM_EVERY = 4096
+CATEGORY_WINDOW = 200  # most recent members of a category used for its prior
+CATEGORY_MIN = 5
+DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
+
+
+class MomentEngine:
+    def __init__(
+        self,
+        capacity: int,
+        policy: str = "second_moment",
+        threshold: float | None = None,
+        marginal: bool = True,
+        grid: Grid | None = None,
+        population: Prior | None = None,
+        delta: float = POPULATION_DELTA,
+        nu: float = POPULATION_NU,
+        refresh_per_admit: int = 8,
+    ) -> None:
+        if policy not in policies.POLICIES:
+            raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
+        if capacity <= 0:
+            raise errors.MomentsError("capacity", "capacity must be positive")
+        self.capacity = int(capacity)
+        self.policy = policy
+        # threshold: zeroth/first moment take t in cores (default: Table 2's t scaled to capacity),
+        # second moment takes ρ.
+        if threshold is None:
+            d = DEFAULT_THRESHOLDS[policy]
+            threshold = d if policy == "second_moment" else d * capacity
+        self.threshold = float(threshold)
+        self.marginal = marginal
+        self.grid = grid or Grid()
+        self.population = population or Prior()
+        self.delta = delta
+        self.nu = nu
+        self.refresh_per_admit = refresh_per_admit
+        self.now = 0.0
+        self.active = 0
+        self.deployments: dict[str, Deployment] = {}
+        self.categories: dict[str, deque[str]] = {}
+        self.requests = 0
+        self.denied = 0
+        self.admitted = 0
+        self.rejected = 0
+        self._cache: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._tot_e = np.zeros(self.grid.shape)
+        self._tot_v = np.zeros(self.grid.shape)
+        self._updates = 0
+
+    # ---- validation helpers: raise before touching anything --------------------------------
+    def _check_time(self, at: float) -> float:
+        at = float(at)
+        if not math.isfinite(at) or at < self.now:
+            raise errors.TimeWentBackwards("at", f"time {at} is before the engine's time {self.now}")
+        return at
+
+    @staticmethod
+    def _check_cores(cores: int) -> int:
+        if isinstance(cores, bool) or not isinstance(cores, (int, np.integer)) or cores <= 0:
+            raise errors.InvalidCores("cores", "cores must be a positive integer")
+        return int(cores)
+
+    def _live(self, deployment_id: str) -> Deployment:
+        d = self.deployments.get(deployment_id)
+        if d is None:
+            raise errors.UnknownDeployment("deployment_id", f"unknown deployment {deployment_id!r}")
+        if not d.alive:
+            raise errors.DeadDeployment("deployment_id", f"deployment {deployment_id!r} is dead")
+        return d
+
+    # ---- moment bookkeeping --------------------------------------------------------------------
+    def belief(self, d: Deployment) -> Belief:
+        return posterior(d.prior, d.stats, self.delta, self.nu)
+
+    def _swap(self, d: Deployment) -> None:
+        """Replace d's cached moments in the totals (or remove them if d is dead)."""
+        old = self._cache.pop(d.id, None)
+        if old is not None:
+            self._tot_e -= old[0]
+            self._tot_v -= old[1]
+        d.cached_inputs = None
+        if d.alive and self.policy != "threshold":
+            new = moments(d.cores, self.belief(d), self.grid)
+            self._store(d, new)
+        d.dirty = False
+        self._updates += 1
+        if self._updates % RESUM_EVERY == 0:
+            self._resum()
+
+    def _resum(self) -> None:
+        self._tot_e = np.zeros(self.grid.shape)
+        self._tot_v = np.zeros(self.grid.shape)
+        for key in sorted(self._cache):
+            self._tot_e += self._cache[key][0]
+            self._tot_v += self._cache[key][1]
+
+    def _store(self, d: Deployment, new: tuple[np.ndarray, np.ndarray]) -> None:
+        self._cache[d.id] = new
+        self._tot_e += new[0]
+        self._tot_v += new[1]
+        d.cached_inputs = (d.cores, Stats(**d.stats.to_dict()))
+
+    def _refresh(self, at: float, dry_run: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Recompute deployments changed by events, plus the `refresh_per_admit` stalest ones.
+
+        Exposure time alone (cores living on without events) moves μ's and λ's posteriors
+        slowly; recomputing every deployment at every admission would be O(|X|·grid), so those
+        drift updates are spread round-robin over admissions instead. With dry_run the same
+        totals are computed on copies and nothing is stored.
+        """
+        live = [d for d in self.deployments.values() if d.alive]
+        stale = heapq.nsmallest(self.refresh_per_admit, (d for d in live if not d.dirty), key=lambda d: (d.last, d.id))
+        todo = [d for d in live if d.dirty] + stale
+        if not dry_run:
+            self.now = at
+            for d in todo:
+                d.advance(at)
+                self._swap(d)
+            return self._tot_e, self._tot_v
+        tot_e, tot_v = self._tot_e.copy(), self._tot_v.copy()
+        if self.policy == "threshold":
+            return tot_e, tot_v
+        for d in todo:
+            old = self._cache.get(d.id)
+            if old is not None:
+                tot_e -= old[0]
+                tot_v -= old[1]
+            ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, Stats(**d.stats.to_dict()))
+            ghost.advance(at)
+            new = moments(ghost.cores, self.belief(ghost), self.grid)
+            tot_e += new[0]
+            tot_v += new[1]
+        return tot_e, tot_v
+
+    def _base_prior(self, category: str | None, prior: dict[str, Any] | None) -> tuple[Prior, Stats]:
+        base = self.population
+        if prior and "gamma" in prior:
+            base = Prior.from_dict(prior["gamma"])
+        elif category is not None and category in self.categories:
+            members = [self.belief(self.deployments[i]) for i in self.categories[category]]
+            base = category_prior(members, base, CATEGORY_MIN)
+        stats = Stats.from_dict(prior.get("observations", {})) if prior else Stats()
+        return base, stats
+
+    # ---- events ------------------------------------------------------------------------------
+    def admit(
+        self,
+        deployment_id: str,
+        cores: int,
+        at: float,
+        category: str | None = None,
+        prior: dict[str, Any] | None = None,
+        dry_run: bool = False,
+    ) -> dict[str, Any]:
+        """Decide on an arriving deployment; if admitted (and not dry_run) activate its cores.
+
+        prior: {"gamma": {"lambda": [a, b], "mu": [a, b], "sigma": [a, b]}} to replace the
+        base prior, and/or {"observations": {<Stats field>: value}} as pseudo-observations.
+        """
+        at = self._check_time(at)
+        cores = self._check_cores(cores)
+        if not isinstance(deployment_id, str) or not deployment_id:
+            raise errors.MomentsError("deployment_id", "deployment_id must be a non-empty string")
+        if deployment_id in self.deployments:
+            raise errors.DuplicateDeployment("deployment_id", f"deployment {deployment_id!r} already exists")
+        if prior is not None and (not isinstance(prior, dict) or set(prior) - {"gamma", "observations"}):
+            raise errors.InvalidPrior("prior", "prior takes only 'gamma' and 'observations'")
+        try:
+            base, stats = self._base_prior(category, prior)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise errors.InvalidPrior("prior", f"invalid prior: {exc}") from exc
+
+        tot_e, tot_v = self._refresh(at, dry_run)
+        d = Deployment(deployment_id, cores, at, at, base, stats, category)
+        verdict, own = self._decide(d, tot_e, tot_v)
+        if self.active + cores > self.capacity:
+            verdict = policies.Verdict(False, "no_capacity", verdict.worst, verdict.expected, verdict.bound, False)
+        if not dry_run:
+            if verdict.admitted:
+                self.admitted += 1
+                self.active += cores
+                self.deployments[deployment_id] = d
+                if own is not None:
+                    self._store(d, own)
+                d.dirty = False
+                if category is not None:
+                    q = self.categories.setdefault(category, deque())
+                    q.append(deployment_id)
+                    if len(q) > CATEGORY_WINDOW:
+                        self._forget(q.popleft())
+            else:
+                self.rejected += 1
+        return self._decision_dict(verdict)
+
+    def _decide(self, d: Deployment, tot_e0: np.ndarray, tot_v0: np.ndarray) -> tuple[policies.Verdict, tuple[np.ndarray, np.ndarray] | None]:
+        if self.policy == "threshold":
+            return policies.threshold(self.active + d.cores, self.threshold, self.capacity), None
+        own = moments(d.cores, self.belief(d), self.grid)
+        tot_e = tot_e0 + own[0]
+        if self.policy == "first_moment":
+            v = policies.first_moment(tot_e, own[0], self.threshold, self.capacity, self.marginal)
+        else:
+            v = policies.second_moment(tot_e, tot_v0 + own[1], own[0], self.threshold, self.capacity, self.marginal)
+        return v, own
+
+    def _decision_dict(self, v: policies.Verdict) -> dict[str, Any]:
+        return policies.decision_dict(v, self.grid, self.threshold)
+
+    def _forget(self, deployment_id: str) -> None:
+        d = self.deployments.get(deployment_id)
+        if d is not None and not d.alive:
+            del self.deployments[deployment_id]
+
+    def scale_out(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
+        """All-or-nothing; granted whenever the cores are free, else an SLA failure."""
+        at = self._check_time(at)
+        cores = self._check_cores(cores)
+        d = self._live(deployment_id)
+        self.now = at
+        d.advance(at)
+        d.stats.scaleouts += 1
+        d.stats.extra_cores += cores - 1
+        self.requests += 1
+        granted = self.active + cores <= self.capacity
+        if granted:
+            d.cores += cores
+            self.active += cores
+        else:
+            self.denied += 1
+        d.dirty = True
+        return {"decision": "granted" if granted else "denied", "active_cores": self.active, "sla_failure_rate": self.sla_failure_rate}
+
+    def scale_in(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
+        """`cores` cores end their lifetime; at zero cores the deployment dies (D_n)."""
+        at = self._check_time(at)
+        cores = self._check_cores(cores)
+        d = self._live(deployment_id)
+        if cores > d.cores:
+            raise errors.InvalidCores("cores", f"deployment has only {d.cores} cores")
+        self.now = at
+        d.advance(at)
+        d.stats.core_deaths += cores
+        d.cores -= cores
+        self.active -= cores
+        d.dirty = True
+        if d.cores == 0:
+            self._die(d)
+        return {"active_cores": self.active, "deployment_cores": d.cores, "alive": d.alive}
+
+    def shutdown(self, deployment_id: str, at: float) -> dict[str, Any]:
+        """Spontaneous death: the maximum lifetime ran out (an Exp(Δμ) observation)."""
+        at = self._check_time(at)
+        d = self._live(deployment_id)
+        self.now = at
+        d.advance(at)
+        d.stats.shutdowns += 1
+        self.active -= d.cores
+        d.cores = 0
+        self._die(d)
+        return {"active_cores": self.active, "alive": False}
+
+    def _die(self, d: Deployment) -> None:
+        d.alive = False
+        self._swap(d)
+        if d.category is None or d.id not in self.categories.get(d.category, ()):
+            del self.deployments[d.id]
+
+    @property
+    def sla_failure_rate(self) -> float:
+        return self.denied / self.requests if self.requests else 0.0
+
+    # ---- views and persistence live in state.py -----------------------------------------------
+    def describe(self) -> dict[str, Any]:
+        return state.describe(self)
+
+    def deployment_view(self, deployment_id: str) -> dict[str, Any]:
+        return state.deployment_view(self, deployment_id)
+
+    def to_state(self) -> dict[str, Any]:
+        """JSON-able state; from_state(to_state()) makes bit-identical future decisions."""
+        return state.to_state(self)
+
+    @classmethod
+    def from_state(cls, data: dict[str, Any]) -> "MomentEngine":
+        return state.from_state(cls, data)

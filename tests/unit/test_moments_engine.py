@@ -1,0 +1,187 @@
+"""MomentEngine: policy decisions on hand-built cases, validation, state round-trip."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.policies.moments import MomentEngine, MomentsError
+from app.policies.moments.formulas import Grid
+
+SMALL = Grid((24.0 * 30, 24.0), 60)
+# A deployment we know is tiny and short-lived: cores live ~6 minutes, maximum lifetime ~1 hour.
+SHORT = {"gamma": {"lambda": [1e3, 1e3], "mu": [1e4, 1e3], "sigma": [1e3, 1e4]}}
+# One we know is big and long-lived.
+LONG = {"gamma": {"lambda": [1e3, 1e2], "mu": [1e3, 1e5], "sigma": [1e3, 1e2]}}
+
+
+def eng(policy: str = "second_moment", **kw: object) -> MomentEngine:
+    return MomentEngine(kw.pop("capacity", 1000), policy, grid=SMALL, **kw)  # type: ignore[arg-type]
+
+
+def test_threshold_policy_counts_active_cores() -> None:
+    e = eng("threshold", threshold=10)
+    assert e.admit("a", 6, 0.0)["decision"] == "admitted"
+    r = e.admit("b", 4, 1.0)
+    assert r["decision"] == "rejected" and r["reason"] == "active_cores_over_threshold"
+    assert e.admit("c", 3, 1.0)["decision"] == "admitted"  # 9 < 10
+
+
+def test_first_moment_rejects_when_expected_cores_exceed_t() -> None:
+    e = eng("first_moment", threshold=50.0)
+    assert e.admit("small", 2, 0.0, prior=SHORT)["decision"] == "admitted"
+    r = e.admit("big", 10, 0.0, prior=LONG)
+    assert r["decision"] == "rejected" and r["reason"] == "expected_cores_over_threshold"
+    assert r["details"]["expected_cores"] > 50.0 and r["details"]["threshold"] == 50.0
+    assert r["details"]["worst_horizon"]["horizon"] in {"720h", "24h"}
+
+
+def test_second_moment_rejects_when_mean_exceeds_capacity_and_accepts_small() -> None:
+    e = eng("second_moment", threshold=0.1, capacity=200)
+    r = e.admit("big", 10, 0.0, prior=LONG)
+    assert r["decision"] == "rejected" and r["reason"] == "overflow_bound_exceeded"
+    assert r["details"]["overflow_bound"] == 1.0  # Σ E > c: eq. (19) fails
+    ok = e.admit("small", 1, 0.0, prior=SHORT)
+    assert ok["decision"] == "admitted" and ok["details"]["overflow_bound"] <= 0.1
+
+
+def test_marginal_heuristic_admits_short_lived_in_unsafe_state() -> None:
+    for marginal, expected in ((True, "admitted"), (False, "rejected")):
+        e = eng("first_moment", threshold=30.0, marginal=marginal, capacity=10_000)
+        # Force an unsafe state: a long-lived deployment whose expectation exceeds t.
+        e.threshold = 1e9
+        assert e.admit("long", 10, 0.0, prior=LONG)["decision"] == "admitted"
+        e.threshold = 30.0
+        assert e.admit("other", 1, 0.0)["decision"] == "rejected"  # population prior: not marginal
+        r = e.admit("short", 1, 0.0, prior=SHORT)
+        assert r["decision"] == expected
+        if marginal:
+            assert r["reason"] == "admitted_marginal" and r["details"]["marginal"] is True
+
+
+def test_rejected_when_cores_not_free() -> None:
+    e = eng("threshold", threshold=1e9, capacity=10)
+    e.admit("a", 8, 0.0)
+    r = e.admit("b", 3, 0.0)
+    assert r["decision"] == "rejected" and r["reason"] == "no_capacity"
+
+
+def test_scale_out_all_or_nothing_and_sla_rate() -> None:
+    e = eng("threshold", threshold=1e9, capacity=10)
+    e.admit("a", 6, 0.0)
+    assert e.scale_out("a", 4, 1.0) == {"decision": "granted", "active_cores": 10, "sla_failure_rate": 0.0}
+    r = e.scale_out("a", 1, 2.0)
+    assert r == {"decision": "denied", "active_cores": 10, "sla_failure_rate": 0.5}
+    e.scale_in("a", 5, 3.0)
+    assert e.scale_out("a", 5, 4.0)["decision"] == "granted"
+    d = e.describe()
+    assert d["scaleout_requests"] == 3 and d["scaleouts_denied"] == 1
+
+
+def test_death_by_scale_in_and_shutdown() -> None:
+    e = eng()
+    e.admit("a", 2, 0.0)
+    e.admit("b", 2, 0.0)
+    assert e.scale_in("a", 2, 1.0)["alive"] is False
+    e.shutdown("b", 2.0)
+    assert e.active == 0 and e.describe()["deployments"] == 0
+    with pytest.raises(MomentsError) as exc:
+        e.scale_out("a", 1, 3.0)
+    assert exc.value.field == "deployment_id"
+    # Totals return to ~0 once everything is dead.
+    assert abs(e._tot_e).max() < 1e-6
+
+
+def test_dry_run_changes_nothing() -> None:
+    e = eng()
+    e.admit("a", 2, 0.0)
+    before = json.dumps(e.to_state())
+    r = e.admit("b", 3, 0.0, dry_run=True)
+    assert r["decision"] == "admitted"
+    assert json.dumps(e.to_state()) == before
+
+
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda e: e.scale_out("nope", 1, 5.0), "deployment_id"),
+        (lambda e: e.scale_out("a", 0, 5.0), "cores"),
+        (lambda e: e.scale_in("a", -1, 5.0), "cores"),
+        (lambda e: e.scale_in("a", 99, 5.0), "cores"),
+        (lambda e: e.scale_out("a", 1, 0.5), "at"),
+        (lambda e: e.admit("b", 1, 0.5), "at"),
+        (lambda e: e.admit("a", 1, 5.0), "deployment_id"),
+        (lambda e: e.admit("b", 0, 5.0), "cores"),
+        (lambda e: e.admit("b", 1, 5.0, prior={"observations": {"bogus": 1}}), "prior"),
+        (lambda e: e.admit("b", 1, 5.0, prior={"gamma": {"lambda": [0, 1], "mu": [1, 1], "sigma": [1, 1]}}), "prior"),
+        (lambda e: e.shutdown("nope", 5.0), "deployment_id"),
+    ],
+)
+def test_validation_raises_before_mutating(call, field) -> None:  # type: ignore[no-untyped-def]
+    e = eng()
+    e.admit("a", 2, 1.0)
+    e.scale_out("a", 1, 1.0)
+    before = json.dumps(e.to_state())
+    with pytest.raises(MomentsError) as exc:
+        call(e)
+    assert isinstance(exc.value, ValueError) and exc.value.field == field
+    assert json.dumps(e.to_state()) == before
+
+
+def test_category_prior_learned_from_labelled_deployments() -> None:
+    e = eng("second_moment", capacity=100_000)
+    t = 0.0
+    for i in range(8):  # short-lived category: cores die fast, no scale-outs
+        e.admit(f"s{i}", 1, t, category="batch")
+        t += 0.1
+        e.scale_in(f"s{i}", 1, t)
+    batch = e.deployment_view("s7")["posterior"]["mu"]["mean"]
+    e.admit("new", 1, t, category="batch")
+    e.admit("plain", 1, t)
+    assert e.deployment_view("new")["posterior"]["mu"]["mean"] > e.deployment_view("plain")["posterior"]["mu"]["mean"]
+    assert batch > 1.0
+
+
+events = st.lists(
+    st.tuples(st.sampled_from(["admit", "out", "in", "shut"]), st.integers(0, 5), st.integers(1, 4), st.floats(0, 3)),
+    max_size=25,
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(events, st.sampled_from(["threshold", "first_moment", "second_moment"]))
+def test_state_round_trip_makes_identical_decisions(evts, policy) -> None:  # type: ignore[no-untyped-def]
+    thr = {"threshold": 15.0, "first_moment": 15.0, "second_moment": 0.2}[policy]
+    e = MomentEngine(30, policy, threshold=thr, grid=SMALL)
+    t = 0.0
+    log = []
+
+    def play(engine: MomentEngine, script: list) -> list:  # type: ignore[type-arg]
+        out = []
+        for kind, i, c, dt, now in script:
+            try:
+                if kind == "admit":
+                    out.append(engine.admit(f"d{i}", c, now, category="k" if i % 2 else None))
+                elif kind == "out":
+                    out.append(engine.scale_out(f"d{i}", c, now))
+                elif kind == "in":
+                    out.append(engine.scale_in(f"d{i}", 1, now))
+                else:
+                    out.append(engine.shutdown(f"d{i}", now))
+            except MomentsError as exc:
+                out.append(("err", exc.field))
+        return out
+
+    for kind, i, c, dt in evts:
+        t += dt
+        log.append((kind, i, c, dt, t))
+    half = len(log) // 2
+    play(e, log[:half])
+    restored = MomentEngine.from_state(json.loads(json.dumps(e.to_state())))
+    twin = copy.deepcopy(e)
+    assert play(restored, log[half:]) == play(twin, log[half:])
+    assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
