@@ -1,0 +1,74 @@
+"""Server choice shared by RMS's clock ticks and the greedy baselines.
+
+- uniform: RMS's own sampling (§IV-A step 1): any server, fit checked afterwards;
+- rf: Random-Fit, uniform over the servers the job fits in (RMS-RF, §VI);
+- ff: First-Fit, lowest server number the job fits in;
+- bf: Best-Fit, the fitting server with the highest score
+      sum_d (demand[d]/cap[d]) * (used[d]/cap[d])   (RMS-BF, §VI),
+  i.e. the paper's inner product of demand and occupancy, both scaled by the server's
+  capacity so that dimensions with different units weigh alike (as app/policies/best_fit.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from app.policies.model import FIT_TOLERANCE, ClusterModel
+
+# Best-fit scores are rounded so that ties go to the lowest server number, not to float noise.
+_SCORE_DIGITS = 9
+
+
+def fits(model: ClusterModel, used: list[float], s: int, j: int) -> bool:
+    cap = model.capacity(s)
+    demand = model.job_types[j].demand
+    return all(u + d <= c + FIT_TOLERANCE for u, d, c in zip(used, demand, cap))
+
+
+def fitting_servers(model: ClusterModel, used: list[list[float]], j: int) -> list[int]:
+    return [s for s in range(model.num_servers) if fits(model, used[s], s, j)]
+
+
+def bf_score(model: ClusterModel, used: list[float], s: int, j: int) -> float:
+    cap = model.capacity(s)
+    demand = model.job_types[j].demand
+    return round(sum((d / c) * (u / c) for d, u, c in zip(demand, used, cap) if c > 0),
+                 _SCORE_DIGITS)
+
+
+def choose_server(rule: str, model: ClusterModel, used: list[list[float]], j: int,
+                  rng: np.random.Generator) -> int | None:
+    """A server for a type-j job under ``rule``, or None. Draws from ``rng`` only for
+    'uniform' (always one draw) and 'rf' (one draw when some server fits)."""
+    if rule == "uniform":
+        s = int(rng.integers(model.num_servers))
+        return s if fits(model, used[s], s, j) else None
+    if rule == "ff":
+        for s in range(model.num_servers):
+            if fits(model, used[s], s, j):
+                return s
+        return None
+    candidates = fitting_servers(model, used, j)
+    if not candidates:
+        return None
+    if rule == "rf":
+        return candidates[int(rng.integers(len(candidates)))]
+    if rule == "bf":
+        best, best_score = candidates[0], bf_score(model, used[candidates[0]], candidates[0], j)
+        for s in candidates[1:]:
+            sc = bf_score(model, used[s], s, j)
+            if sc > best_score:
+                best, best_score = s, sc
+        return best
+    raise ValueError(f"unknown server rule {rule!r}")
+
+
+def max_jobs_per_server(model: ClusterModel) -> int:
+    """M of §II: the most jobs of one type any server can hold (all types fit alone)."""
+    best = 1
+    for pool in model.pools:
+        for t in model.job_types:
+            ratios = [c / d for c, d in zip(pool.capacity, t.demand) if d > 0]
+            if ratios:
+                best = max(best, int(min(ratios) + FIT_TOLERANCE))
+    return best
