@@ -44,6 +44,11 @@ class ClusterNotFound(NotFound):
     title = "Cluster not found"
 
 
+class ReservationNotFound(NotFound):
+    code = "reservation_not_found"
+    title = "Reservation not found"
+
+
 class Conflict(HeadroomError):
     status, code, title = 409, "conflict", "Conflict"
 
@@ -89,6 +94,10 @@ POLICY_ERROR_STATUS: dict[type[PolicyError], tuple[int, str]] = {
 
 def from_policy_error(exc: PolicyError) -> HeadroomError:
     status, title = POLICY_ERROR_STATUS.get(type(exc), (422, "Request refused by the policy"))
-    err = HeadroomError(exc.detail)
+    if exc.code == "period_conflict":
+        status, title = 409, "Period out of order"
+    field = getattr(exc, "field", None)
+    err = HeadroomError(exc.detail, errors=[{"field": field, "message": exc.detail}]
+                        if field else None)
     err.status, err.code, err.title = status, exc.code, title
     return err

@@ -145,19 +145,20 @@ def authenticate(ctx: ServiceContext, secret: str | None) -> Principal:
     return principal
 
 
-def cluster_owner(ctx: ServiceContext, cluster_id: str) -> tuple[str, str]:
-    """(owner, name) of a cluster, cached per process for HEADROOM_AUTH_CACHE_SECONDS: the
-    owner never changes, and a rename reaches name-limited write keys within that time."""
+def cluster_owner(ctx: ServiceContext, cluster_id: str) -> tuple[str, str, str]:
+    """(owner, name, policy kind) of a cluster or reservation stream, cached per process for
+    HEADROOM_AUTH_CACHE_SECONDS: owner and kind never change, and a rename reaches
+    name-limited write keys within that time."""
     hit = ctx.cluster_owners.get(cluster_id)
     now = time.monotonic()
     if hit is not None and now - hit[0] <= ctx.settings.auth_cache_seconds:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     with ctx.sessions() as session:
-        row = session.execute(select(Cluster.owner, Cluster.name)
+        row = session.execute(select(Cluster.owner, Cluster.name, Cluster.policy_kind)
                               .where(Cluster.id == cluster_id)).first()
     if row is None:
         raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
     if len(ctx.cluster_owners) > 100_000:
         ctx.cluster_owners.clear()
-    ctx.cluster_owners[cluster_id] = (now, row.owner, row.name)
-    return row.owner, row.name
+    ctx.cluster_owners[cluster_id] = (now, row.owner, row.name, row.policy_kind)
+    return row.owner, row.name, row.policy_kind

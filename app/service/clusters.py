@@ -70,27 +70,32 @@ def create_cluster(ctx: ServiceContext, spec: dict[str, Any], owner: str,
     return view, False
 
 
-def get_cluster(ctx: ServiceContext, cluster_id: str) -> dict[str, Any]:
+def get_cluster(ctx: ServiceContext, cluster_id: str, view=None  # noqa: ANN001
+                ) -> dict[str, Any]:
     with ctx.sessions() as session:
         cluster = session.get(Cluster, cluster_id)
         if cluster is None:
             raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
-        return cluster_view(cluster)
+        return (view or cluster_view)(cluster)
 
 
-def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str | None
+def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str | None,
+                  kinds: list[str] | None = None, view=None  # noqa: ANN001
                   ) -> tuple[list[dict[str, Any]], str | None]:
-    """An owner's clusters (all with None) by name; ``after``: last name of the previous page."""
+    """An owner's clusters (all with None) by name; ``after``: last name of the previous page.
+    ``kinds`` keeps one family (placement clusters or reservation streams)."""
     with ctx.sessions() as session:
         stmt = select(Cluster).order_by(Cluster.name).limit(limit + 1)
         if owner is not None:
             stmt = stmt.where(Cluster.owner == owner)
+        if kinds is not None:
+            stmt = stmt.where(Cluster.policy_kind.in_(kinds))
         if after is not None:
             stmt = stmt.where(Cluster.name > after)
         rows = session.scalars(stmt).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    return [cluster_view(c) for c in rows], (rows[-1].name if more else None)
+    return [(view or cluster_view)(c) for c in rows], (rows[-1].name if more else None)
 
 
 def count_clusters(ctx: ServiceContext) -> int:

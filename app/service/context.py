@@ -22,7 +22,7 @@ class ServiceContext:
     engines: EngineCache
     metrics: Metrics = field(default_factory=Metrics)
     auth_cache: AuthCache | None = None
-    cluster_owners: dict[str, tuple[float, str, str]] = field(default_factory=dict)
+    cluster_owners: dict[str, tuple[float, str, str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.auth_cache is None:

@@ -10,9 +10,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from app.policies.base import DuplicateJob, PlacementEngine
+from app.policies.base import DuplicateJob, PlacementEngine, PolicyError
 from app.policies.model import ClusterModel, JobType, ServerPool
 from app.policies.registry import PLACEMENT_ENGINES
+from app.policies.thor import (RESERVATION_POLICIES, ReservationError, ReservationStream,
+                               make_stream, stream_from_state)
 
 
 class Family(Protocol):
@@ -83,9 +85,72 @@ class PlacementFamily:
 PLACEMENT = PlacementFamily()
 
 
+class PeriodConflict(PolicyError):
+    """An observation for a period that is not the next one (a gap or a repeat)."""
+
+    code = "period_conflict"
+
+
+class InvalidObservation(PolicyError):
+    """A refused observation (missing resource, negative or non-finite demand...)."""
+
+    code = "validation_error"
+
+    def __init__(self, field_name: str, detail: str):
+        super().__init__(f"{field_name}: {detail}")
+        self.field = field_name
+
+
+class ReservationFamily:
+    """Reservation streams (THOR and its baselines): one observation per period.
+
+    The engines accept any increasing period; the service asks for consecutive ones, so that
+    a lost observation is noticed by the client (409) rather than silently skipped.
+    """
+
+    event_kinds = frozenset({"observation"})
+
+    def build(self, spec: dict[str, Any]) -> ReservationStream:
+        initial = spec.get("initial") or {}
+        resources = [{**r, "initial": initial.get(r["name"])} for r in spec["resources"]]
+        # A refusal is a ReservationError (a ValueError naming the field).
+        return make_stream(spec["policy"]["kind"], resources, spec["policy"].get("params") or None)
+
+    def restore(self, spec: dict[str, Any], state: dict[str, Any]) -> ReservationStream:
+        return stream_from_state(state)
+
+    def snapshot(self, engine: ReservationStream) -> dict[str, Any]:
+        return engine.to_state()
+
+    def apply(self, engine: ReservationStream, event: dict[str, Any]) -> dict[str, Any]:
+        period = event["period"]
+        last = engine.last_period
+        if last is not None and period != last + 1:
+            raise PeriodConflict(f"expected period {last + 1}, got {period}: periods are "
+                                 "consecutive and each is observed once")
+        try:
+            decision = engine.observe(period, event["demand"])
+        except ReservationError as exc:
+            raise InvalidObservation(exc.field, exc.detail) from exc
+        out = decision.to_dict()
+        out["decision"] = "observed"
+        return out
+
+    def dry_run(self, engine: ReservationStream, event: dict[str, Any]) -> dict[str, Any]:
+        raise ValueError("observations cannot be dry-run")
+
+    def describe(self, engine: ReservationStream) -> dict[str, Any]:
+        return engine.describe()
+
+
+RESERVATION = ReservationFamily()
+
+
 def family_for(kind: str) -> Family:
     if kind in PLACEMENT_ENGINES:
         return PLACEMENT
+    if kind in RESERVATION_POLICIES:
+        return RESERVATION
     raise KeyError(kind)
 
 

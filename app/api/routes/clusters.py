@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, require_cluster
+from app.api.routes.deps import Auth, Ctx, if_match_generation, require_cluster
 from app.api.schemas.clusters import (ClusterCreate, ClusterOut, ClusterPage, ClusterUpdate,
                                       spec_errors)
 from app.api.schemas.events import EventPage
@@ -15,7 +15,7 @@ from app.errors import Unprocessable
 from app.service import clusters as service
 from app.service.events import read_engine
 from app.service.log import list_events
-from app.service.policies import family_for
+from app.service.policies import family_for, known_kinds
 
 router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
 BODY = responses(400, 413, 422)
@@ -54,7 +54,7 @@ def list_clusters(ctx: Ctx, principal: Auth,
                   ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
-    items, nxt = service.list_clusters(ctx, owner, limit, cursor)
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor, known_kinds())
     return {"items": items, "next_cursor": nxt}
 
 
@@ -76,7 +76,7 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None
                    ) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "admin")
-    view = service.rename_cluster(ctx, cluster_id, body.name, _generation(if_match))
+    view = service.rename_cluster(ctx, cluster_id, body.name, if_match_generation(if_match))
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
 
@@ -87,7 +87,7 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
 def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
     require_cluster(ctx, principal, cluster_id, "admin")
-    service.delete_cluster(ctx, cluster_id, _generation(if_match))
+    service.delete_cluster(ctx, cluster_id, if_match_generation(if_match))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
@@ -119,13 +119,3 @@ def state(cluster_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
 def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read")
     return read_engine(ctx, cluster_id, lambda engine, _c: engine.server_view(server_id))
-
-
-def _generation(if_match: str | None) -> int | None:
-    if if_match is None or if_match.strip() == "*":
-        return None
-    raw = if_match.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit():
-        raise Unprocessable("If-Match must be a generation ETag such as \"3\"",
-                            errors=[{"field": "If-Match", "message": "not an ETag we issued"}])
-    return int(raw)

@@ -7,7 +7,9 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
 from app.service.auth import Principal, authenticate, cluster_owner
+from app.service.policies import PLACEMENT, Family, family_for
 from app.service.context import ServiceContext
 
 
@@ -35,11 +37,38 @@ Auth = Annotated[Principal, Depends(get_principal)]
 
 
 def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
-                    scope: str) -> None:
-    """403 unless the key may use ``scope`` on this cluster (404 if there is no cluster).
+                    scope: str, family: Family = PLACEMENT) -> None:
+    """403 unless the key may use ``scope`` on this cluster (404 if there is no cluster, or
+    if the id names a stream of another family: a reservation is not a cluster).
 
     With auth disabled (local development) every cluster is open, whoever created it.
     """
-    owner, name = cluster_owner(ctx, cluster_id)
+    owner, name, kind = cluster_owner(ctx, cluster_id)
+    if family_for(kind) is not family:
+        raise (ClusterNotFound if family is PLACEMENT else ReservationNotFound)(
+            f"{'cluster' if family is PLACEMENT else 'reservation'} {cluster_id!r} "
+            "does not exist")
     if not ctx.settings.auth_disabled:
         principal.require_cluster(scope, owner, name)
+
+
+def event_id_from(body_id: str | None, header_id: str | None) -> str:
+    if body_id is not None and header_id is not None and body_id != header_id:
+        raise Unprocessable("event_id and the Idempotency-Key header disagree",
+                            errors=[{"field": "event_id", "message": "differs from header"}])
+    event_id = body_id or header_id
+    if event_id is None:
+        raise Unprocessable("every event needs an event_id (or an Idempotency-Key header) "
+                            "so that retries are safe",
+                            errors=[{"field": "event_id", "message": "required"}])
+    return event_id
+
+
+def if_match_generation(if_match: str | None) -> int | None:
+    if if_match is None or if_match.strip() == "*":
+        return None
+    raw = if_match.strip().removeprefix("W/").strip('"')
+    if not raw.isdigit():
+        raise Unprocessable("If-Match must be a generation ETag such as \"3\"",
+                            errors=[{"field": "If-Match", "message": "not an ETag we issued"}])
+    return int(raw)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, require_cluster
+from app.api.routes.deps import Auth, Ctx, event_id_from, require_cluster
 from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
                                     ReleaseOut)
 from app.errors import Unprocessable
@@ -19,18 +19,6 @@ router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
 IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
-def _event_id(body_id: str | None, header_id: str | None) -> str:
-    if body_id is not None and header_id is not None and body_id != header_id:
-        raise Unprocessable("event_id and the Idempotency-Key header disagree",
-                            errors=[{"field": "event_id", "message": "differs from header"}])
-    event_id = body_id or header_id
-    if event_id is None:
-        raise Unprocessable("every event needs an event_id (or an Idempotency-Key header) "
-                            "so that retries are safe",
-                            errors=[{"field": "event_id", "message": "required"}])
-    return event_id
-
-
 @router.post("/arrivals", response_model=PlacementOut, operation_id="postArrival",
              summary="A job arrives: place it or reject it")
 def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth,
@@ -39,7 +27,7 @@ def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth,
     event = {"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type}
     if body.dry_run:
         return dry_run(ctx, cluster_id, event)
-    event["event_id"] = _event_id(body.event_id, idempotency_key)
+    event["event_id"] = event_id_from(body.event_id, idempotency_key)
     return submit_event(ctx, cluster_id, event)
 
 
@@ -49,7 +37,7 @@ def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth,
               idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "write")
     event = {"kind": "departure", "job_id": body.job_id,
-             "event_id": _event_id(body.event_id, idempotency_key)}
+             "event_id": event_id_from(body.event_id, idempotency_key)}
     return submit_event(ctx, cluster_id, event)
 
 

@@ -59,8 +59,9 @@ class ResourceSpec:
         if not isinstance(self.name, str) or not self.name:
             raise ReservationError("resources.name", "must be a non-empty string")
         check_number(self.cost, f"resources.{self.name}.cost", lo=0.0, lo_open=True)
-        check_number(self.epsilon, f"resources.{self.name}.epsilon", lo=0.0, hi=1.0,
-                     lo_open=True)
+        # Below 1e-6 a violation budget means nothing over any realistic number of periods,
+        # and quantile functions lose precision (scipy refuses ε = 5e-324 outright).
+        check_number(self.epsilon, f"resources.{self.name}.epsilon", lo=1e-6, hi=1.0)
         if self.epsilon >= 1.0:
             raise ReservationError(f"resources.{self.name}.epsilon", "must be below 1")
         if self.initial is not None:
@@ -121,6 +122,8 @@ class ReservationStream(ABC):
         self.last_period: int | None = None
         self.periods = 0
         self.violations = [0] * len(self.resources)
+        # Σ_t c_i x_i^t: what the reservations held so far cost, per resource.
+        self.spent = [0.0] * len(self.resources)
         # x in force for the next period; None until something has been reserved.
         self._x: list[float | None] = [s.initial for s in self.resources]
 
@@ -135,6 +138,7 @@ class ReservationStream(ABC):
         for i, v in enumerate(violated):
             if v:
                 self.violations[i] += 1
+            self.spent[i] += self.resources[i].cost * reserved[i]
         self._x = list(nxt)
         names = self.names
         n = self.periods
@@ -148,6 +152,24 @@ class ReservationStream(ABC):
     def reservation(self) -> dict[str, float | None]:
         """The reservation in force for the next period (None: nothing reserved yet)."""
         return dict(zip(self.names, self._x))
+
+    def describe(self) -> dict[str, Any]:
+        """Per resource: the reservation in force, violations so far against ε, cost so far."""
+        n = self.periods
+        queue = getattr(self, "_q", None)
+        return {
+            "policy": self.kind, "periods": n, "last_period": self.last_period,
+            "resources": [{
+                "name": s.name, "cost": s.cost, "epsilon": s.epsilon,
+                "reservation": self._x[i],
+                "violations": self.violations[i],
+                "violation_rate": self.violations[i] / n if n else None,
+                "within_epsilon": (self.violations[i] / n <= s.epsilon) if n else None,
+                "cost_so_far": self.spent[i],
+                **({"queue": queue[i]} if queue is not None else {}),
+            } for i, s in enumerate(self.resources)],
+            "cost_so_far": sum(self.spent),
+        }
 
     def _validate(self, period: Any, demand: Any) -> list[float]:
         if isinstance(period, bool) or not isinstance(period, int):
@@ -191,6 +213,7 @@ class ReservationStream(ABC):
                 "resources": [s.to_dict() for s in self.resources],
                 "params": self.params_dict(), "last_period": self.last_period,
                 "periods": self.periods, "violations": list(self.violations),
+                "spent": list(self.spent),
                 "reservation": list(self._x), "policy": self._policy_state()}
 
     @classmethod
@@ -206,6 +229,7 @@ class ReservationStream(ABC):
             stream.last_period = None if last is None else int(last)
             stream.periods = int(state["periods"])
             stream.violations = [int(v) for v in state["violations"]]
+            stream.spent = [float(v) for v in state.get("spent", [0.0] * len(stream.names))]
             stream._x = [None if x is None else float(x) for x in state["reservation"]]
             if len(stream._x) != len(stream.names) or len(stream.violations) != len(stream._x):
                 raise ValueError("one entry per resource expected")

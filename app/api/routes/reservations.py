@@ -1,0 +1,114 @@
+"""/v1/reservations: streams that answer "how much to reserve next period" (THOR, §II-III).
+
+A stream is serialised, logged, cached and made idempotent exactly like a placement cluster
+(it is stored in the same table, with its policy kind telling the families apart)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Response, status
+
+from app.api.problems import responses
+from app.api.routes.deps import (Auth, Ctx, event_id_from, if_match_generation,
+                                 require_cluster)
+from app.api.schemas.reservations import (HistoryPage, ObservationIn, ObservationOut,
+                                          ReservationCreate, ReservationOut, ReservationPage)
+from app.errors import Unprocessable
+from app.service import clusters as service
+from app.service.events import read_engine, submit_event
+from app.service.log import list_events
+from app.service.policies import RESERVATION, RESERVATION_POLICIES
+from app.store.models import Cluster, as_utc
+
+router = APIRouter(prefix="/v1/reservations", tags=["reservations"],
+                   responses=responses(401, 403))
+BODY = responses(400, 413, 422)
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+
+
+def reservation_view(c: Cluster) -> dict[str, Any]:
+    spec = c.spec
+    return {"id": c.id, "owner": c.owner, "name": c.name, "resources": spec["resources"],
+            "policy": spec["policy"], "initial": spec.get("initial"), "version": c.version,
+            "generation": c.generation, "created_at": as_utc(c.created_at),
+            "updated_at": as_utc(c.updated_at)}
+
+
+@router.post("", status_code=status.HTTP_201_CREATED, response_model=ReservationOut,
+             operation_id="createReservation", summary="Start a reservation stream",
+             responses={**BODY, **responses(409)})
+def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Response,
+           idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    principal.require("admin")
+    spec = body.model_dump(mode="json")
+    try:
+        RESERVATION.build(spec)  # the policy's own checks of its parameters
+    except ValueError as exc:
+        field = getattr(exc, "field", "policy.params")
+        raise Unprocessable(str(exc), errors=[{"field": field, "message": str(exc)}]) from exc
+    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key)
+    response.headers["Location"] = f"/v1/reservations/{view['id']}"
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    return service.get_cluster(ctx, view["id"], reservation_view)
+
+
+@router.get("", response_model=ReservationPage, operation_id="listReservations",
+            summary="List reservation streams by name", responses=responses(422))
+def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+             cursor: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+    principal.require("read")
+    owner = None if ctx.settings.auth_disabled else principal.owner
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor, sorted(RESERVATION_POLICIES),
+                                       reservation_view)
+    return {"items": items, "next_cursor": nxt}
+
+
+@router.get("/{reservation_id}", response_model=ReservationOut, operation_id="getReservation",
+            summary="A stream: reservation in force, violation rate vs ε, queues, cost so far",
+            responses=responses(404))
+def get(reservation_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    require_cluster(ctx, principal, reservation_id, "read", RESERVATION)
+    view = service.get_cluster(ctx, reservation_id, reservation_view)
+    view["state"] = read_engine(ctx, reservation_id, lambda engine, _c: engine.describe())
+    return view
+
+
+@router.delete("/{reservation_id}", status_code=status.HTTP_204_NO_CONTENT,
+               operation_id="deleteReservation", summary="Delete a stream and its history",
+               responses=responses(404, 412, 422, 503))
+def delete(reservation_id: str, ctx: Ctx, principal: Auth,
+           if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
+    require_cluster(ctx, principal, reservation_id, "admin", RESERVATION)
+    service.delete_cluster(ctx, reservation_id, if_match_generation(if_match))
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.post("/{reservation_id}/observations", response_model=ObservationOut,
+             operation_id="postObservation",
+             summary="Report a period's demand; get the reservation for the next period",
+             responses={**BODY, **responses(404, 409, 503)})
+def observe(reservation_id: str, body: ObservationIn, ctx: Ctx, principal: Auth,
+            idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    require_cluster(ctx, principal, reservation_id, "write", RESERVATION)
+    event = {"kind": "observation", "period": body.period, "demand": body.demand,
+             "event_id": event_id_from(body.event_id, idempotency_key)}
+    return submit_event(ctx, reservation_id, event)
+
+
+@router.get("/{reservation_id}/history", response_model=HistoryPage,
+            operation_id="getReservationHistory",
+            summary="Per period: demand, reservation, violation (oldest first, cursor paging)",
+            responses=responses(404, 422))
+def history(reservation_id: str, ctx: Ctx, principal: Auth,
+            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
+            ) -> dict[str, Any]:
+    require_cluster(ctx, principal, reservation_id, "read", RESERVATION)
+    rows, nxt = list_events(ctx, reservation_id, limit, int(cursor) if cursor else 0)
+    items = [{"period": r["response"]["period"], "demand": r["response"]["demand"],
+              "reserved": r["response"]["reserved"], "violated": r["response"]["violated"],
+              "next_reservation": r["response"]["next_reservation"],
+              "event_id": r["event_id"], "created_at": r["created_at"]} for r in rows]
+    return {"items": items, "next_cursor": nxt}
