@@ -7,7 +7,7 @@ Policy names accepted by ``make_scheduler``:
       _rf/_bf choose the server on a tick by Random-/Best-Fit, _ad makes clock rates adaptive,
       _plus is the paper's "+" (§VII-A.3): dummies replaced by arrivals (Remark 2) and clock
       rates 5x.
-  rms_jsq, rms_po2                                    Algorithm 2 (distributed queues)
+Algorithm 2 (distributed queues with JSQ / power-of-two routing) is not implemented.
 """
 
 from __future__ import annotations
@@ -48,10 +48,6 @@ def make_scheduler(name: str, model: ClusterModel, params: dict[str, Any] | None
         return GREEDY[name](model, params, rng)
     implied = rms_params(name)
     if implied is None:
-        if name in ("rms_jsq", "rms_po2"):
-            from app.policies.rms.distributed import DistributedRms
-
-            return DistributedRms(model, {"routing": name[4:], **params}, rng)
         raise BadParameterError("policy", f"unknown queueing policy {name!r}")
     merged = {**implied, **params}
     factor = merged.pop("clock_rate_factor", 1.0)
