@@ -152,7 +152,7 @@ events = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(events, st.sampled_from(["threshold", "first_moment", "second_moment"]))
 def test_state_round_trip_makes_identical_decisions(evts, policy) -> None:  # type: ignore[no-untyped-def]
     thr = {"threshold": 15.0, "first_moment": 15.0, "second_moment": 0.2}[policy]

@@ -11,7 +11,6 @@ subtracts bit-identical caches and makes identical decisions.
 
 from __future__ import annotations
 
-import heapq
 import math
 from collections import deque
 from typing import Any
@@ -47,7 +46,7 @@ class MomentEngine:
         population: Prior | None = None,
         delta: float = POPULATION_DELTA,
         nu: float = POPULATION_NU,
-        refresh_per_admit: int = 8,
+        refresh_per_admit: int = 4,
     ) -> None:
         if policy not in policies.POLICIES:
             raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
@@ -67,6 +66,8 @@ class MomentEngine:
         self.delta = delta
         self.nu = nu
         self.refresh_per_admit = refresh_per_admit
+        self._dirty: dict[str, None] = {}  # insertion-ordered set: swap order fixes float sums
+        self._rotation: deque[str] = deque()  # live ids, round-robin order for drift refresh
         self.now = 0.0
         self.active = 0
         self.deployments: dict[str, Deployment] = {}
@@ -105,6 +106,10 @@ class MomentEngine:
     def belief(self, d: Deployment) -> Belief:
         return posterior(d.prior, d.stats, self.delta, self.nu)
 
+    def _mark(self, d: Deployment) -> None:
+        d.dirty = True
+        self._dirty[d.id] = None
+
     def _swap(self, d: Deployment) -> None:
         """Replace d's cached moments in the totals (or remove them if d is dead)."""
         old = self._cache.pop(d.id, None)
@@ -116,6 +121,7 @@ class MomentEngine:
             new = moments(d.cores, self.belief(d), self.grid)
             self._store(d, new)
         d.dirty = False
+        self._dirty.pop(d.id, None)
         self._updates += 1
         if self._updates % RESUM_EVERY == 0:
             self._resum()
@@ -141,9 +147,22 @@ class MomentEngine:
         drift updates are spread round-robin over admissions instead. With dry_run the same
         totals are computed on copies and nothing is stored.
         """
-        live = [d for d in self.deployments.values() if d.alive]
-        stale = heapq.nsmallest(self.refresh_per_admit, (d for d in live if not d.dirty), key=lambda d: (d.last, d.id))
-        todo = [d for d in live if d.dirty] + stale
+        stale: list[Deployment] = []
+        scanned = 0
+        for key in self._rotation:  # round-robin: the front of the deque waited longest
+            if len(stale) >= self.refresh_per_admit:
+                break
+            scanned += 1
+            d = self.deployments.get(key)
+            if d is not None and d.alive and not d.dirty:
+                stale.append(d)
+        todo = [self.deployments[key] for key in self._dirty] + stale
+        if not dry_run:
+            for _ in range(scanned):
+                key = self._rotation.popleft()
+                d = self.deployments.get(key)
+                if d is not None and d.alive:
+                    self._rotation.append(key)
         if not dry_run:
             self.now = at
             for d in todo:
@@ -216,6 +235,7 @@ class MomentEngine:
                 if own is not None:
                     self._store(d, own)
                 d.dirty = False
+                self._rotation.append(deployment_id)
                 if category is not None:
                     q = self.categories.setdefault(category, deque())
                     q.append(deployment_id)
@@ -260,7 +280,7 @@ class MomentEngine:
             self.active += cores
         else:
             self.denied += 1
-        d.dirty = True
+        self._mark(d)
         return {"decision": "granted" if granted else "denied", "active_cores": self.active, "sla_failure_rate": self.sla_failure_rate}
 
     def scale_in(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
@@ -275,7 +295,7 @@ class MomentEngine:
         d.stats.core_deaths += cores
         d.cores -= cores
         self.active -= cores
-        d.dirty = True
+        self._mark(d)
         if d.cores == 0:
             self._die(d)
         return {"active_cores": self.active, "deployment_cores": d.cores, "alive": d.alive}

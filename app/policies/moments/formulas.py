@@ -102,14 +102,27 @@ def _double_sum_naive(f: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def q_moments(belief: Belief, grid: Grid, naive: bool = False) -> tuple[np.ndarray, np.ndarray]:
+class _Kernel:
+    """w(s, p) at s = j·h for j = 0..2n on every grid row, from one log(b + s) table."""
+
+    def __init__(self, a: float, b: float, h: np.ndarray, n: int) -> None:
+        self.a = a
+        self.log_b = math.log(b)
+        self.log_bs = np.log(b + np.arange(2 * n + 1)[None, :] * h)
+
+    def at(self, j: slice | np.ndarray, p: float) -> np.ndarray:
+        g = math.lgamma(self.a + p) - math.lgamma(self.a)
+        return np.exp(g + self.a * self.log_b - (self.a + p) * self.log_bs[:, j])
+
+
+def q_moments(belief: Belief, grid: Grid, naive: bool = False, kernel: _Kernel | None = None) -> tuple[np.ndarray, np.ndarray]:
     """E[Q_n] and Var[Q_n] on the grid (eqs. 14, 25-27, 65, 69-74)."""
     n = grid.steps
     h = grid.step_sizes[:, None]
     a_l, b_l = belief.lam
-    a_m, b_m = belief.mu
     a_s, b_s = belief.sig
     nu = belief.nu
+    kern = kernel or _Kernel(belief.mu[0], belief.mu[1], h, n)
     e_lam = a_l / b_l
     e2_lam = a_l / b_l**2 + e_lam**2
     e_sig = a_s / b_s
@@ -118,15 +131,13 @@ def q_moments(belief: Belief, grid: Grid, naive: bool = False) -> tuple[np.ndarr
     e2_s1 = v_sig + e_s1**2
     e_sig2 = v_sig + e_sig**2 + 2.0 * e_sig  # E[σ(2+σ)]
 
-    k = np.arange(n)[None, :]
-    w1 = _w(k * h, nu, a_m, b_m)
-    w1_sq = _w(2.0 * k * h, nu, a_m, b_m)
+    w1 = kern.at(slice(0, n), nu)  # w(kh, ν), k < n
+    w1_sq = kern.at(slice(0, 2 * n - 1, 2), nu)  # w(2kh, ν)
     c1 = np.cumsum(w1, axis=1)
     mean = e_lam * e_s1 * h * c1
     within = e_lam * h * (e_s1 * c1 + e_sig2 * np.cumsum(w1_sq, axis=1))
 
-    kk = np.arange(2 * n - 1)[None, :]
-    f2 = _w(kk * h, 2.0 * nu, a_m, b_m)
+    f2 = kern.at(slice(0, 2 * n - 1), 2.0 * nu)  # w((k+l)h, 2ν), k + l ≤ 2n-2
     dbl = _double_sum_naive(f2, n) if naive else _double_sum_fast(f2, n)
     between = h**2 * (e2_lam * e2_s1 * dbl - (e_lam * e_s1 * c1) ** 2)
     return mean, within + np.maximum(between, 0.0)
@@ -137,14 +148,14 @@ def moments(cores: int, belief: Belief, grid: Grid) -> tuple[np.ndarray, np.ndar
     n = grid.steps
     h = grid.step_sizes[:, None]
     a_m, b_m = belief.mu
-    steps = np.arange(1, n + 1)[None, :]
-    t = steps * h
+    t = np.arange(1, n + 1)[None, :] * h
 
-    e_q, v_q = q_moments(belief, grid)
+    kern = _Kernel(a_m, b_m, h, n)
+    e_q, v_q = q_moments(belief, grid, kernel=kern)
 
     # B_n (eqs. 15, 28, 76-77): each current core survives with p = e^{-μ t}.
-    p1 = _w(t, 0.0, a_m, b_m)
-    p2 = _w(2.0 * t, 0.0, a_m, b_m)
+    p1 = kern.at(slice(1, n + 1), 0.0)
+    p2 = kern.at(slice(2, 2 * n + 1, 2), 0.0)
     e_b = cores * p1
     v_b = cores * (p1 - p2) + cores**2 * (p2 - p1**2)
 

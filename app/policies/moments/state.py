@@ -88,6 +88,8 @@ def to_state(self: "MomentEngine") -> dict[str, Any]:
             for d in self.deployments.values()
         ],
         "categories": {k: list(v) for k, v in self.categories.items()},
+        "dirty": list(self._dirty),
+        "rotation": list(self._rotation),
         "totals": [self._tot_e.tolist(), self._tot_v.tolist()],
     }
 
@@ -113,6 +115,8 @@ def from_state(cls: type["MomentEngine"], state: dict[str, Any]) -> "MomentEngin
             d.cached_inputs = (cores, stats)
             eng._cache[d.id] = moments(cores, posterior(d.prior, stats, eng.delta, eng.nu), eng.grid)
     eng.categories = {k: deque(v) for k, v in state["categories"].items()}
+    eng._dirty = dict.fromkeys(state["dirty"])
+    eng._rotation = deque(state["rotation"])
     eng._tot_e = np.array(state["totals"][0], dtype=float).reshape(eng.grid.shape)
     eng._tot_v = np.array(state["totals"][1], dtype=float).reshape(eng.grid.shape)
     return eng
