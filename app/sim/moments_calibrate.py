@@ -13,6 +13,7 @@ importance sampling, and say how confident the result is:
 
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable
 
 import numpy as np
@@ -35,8 +36,18 @@ def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:
     return min(boot, binom)
 
 
-def evaluate(policy: str, threshold: float, runs: int, seed: int, **sim: Any) -> dict[str, Any]:
-    out = [simulate(policy, threshold=threshold, seed=seed + k, **sim) for k in range(runs)]
+def _one(job: tuple[str, float, int, dict[str, Any]]) -> dict[str, Any]:
+    policy, threshold, seed, sim = job
+    return simulate(policy, threshold=threshold, seed=seed, **sim)
+
+
+def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1, **sim: Any) -> dict[str, Any]:
+    jobs = [(policy, threshold, seed + k, sim) for k in range(runs)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            out = list(pool.map(_one, jobs))
+    else:
+        out = [_one(j) for j in jobs]
     den = sum(r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out)
     req = sum(r["scaleout_requests"] for r in out)
     util = np.array([r["utilization"] for r in out])
@@ -61,6 +72,7 @@ def calibrate(
     seed: int = 0,
     steps: int = 60,
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -76,7 +88,7 @@ def calibrate(
     for _ in range(iterations):
         mid = (lo + hi) / 2
         thr = float(np.exp(mid)) if log_space else mid
-        res = evaluate(policy, thr, runs, seed, **sim)
+        res = evaluate(policy, thr, runs, seed, workers, **sim)
         ok = res["failure_rate"] <= sla
         trail.append({"threshold": thr, "failure_rate": res["failure_rate"], "utilization": res["utilization"], "meets_sla": ok})
         if progress:
@@ -87,7 +99,7 @@ def calibrate(
             hi = mid
     if best is None:
         thr = float(np.exp(lo)) if log_space else lo
-        best = evaluate(policy, thr, runs, seed, **sim)
+        best = evaluate(policy, thr, runs, seed, workers, **sim)
     return {
         "policy": policy,
         "sla": sla,

@@ -80,6 +80,7 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
     p.set_defaults(steps=60)
     p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
     p.add_argument("--iterations", type=int, default=8)
+    p.add_argument("--workers", type=int, default=1, help="processes for the seeded runs")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_calibrate)
     return p
@@ -92,7 +93,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise SystemExit("headroom calibrate moment: need 0 < --sla < 1, --runs >= 1, --iterations >= 1")
     res = calibrate(args.policy, args.sla, args.capacity, args.years, args.arrival_rate, args.observations,
                     args.runs, args.iterations, args.seed, args.steps,
-                    progress=None if args.json else (lambda m: print(m, file=sys.stderr)))
+                    progress=None if args.json else (lambda m: print(m, file=sys.stderr)), workers=args.workers)
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()

@@ -10,7 +10,7 @@ Each draws λ, μ, σ from the Table 1 Gamma priors and:
   * shuts down entirely after an Exp(Δμ) maximum lifetime.
 Rejected deployments simply go elsewhere (§2.1 fn. 3). With `observations = k > 0` the engine
 receives, with each arrival, k draws from each of its true processes as pseudo-observations (§6).
-All randomness comes from one numpy Generator seeded with `seed`.
+All randomness comes from numpy Generators spawned from SeedSequence(seed).
 """
 
 from __future__ import annotations
@@ -66,7 +66,9 @@ def simulate(
     marginal: bool = True,
     engine: MomentEngine | None = None,
 ) -> dict[str, Any]:
-    rng = np.random.default_rng(seed)
+    # Separate streams (common random numbers): the arrival process and each arrival's
+    # parameters do not depend on the policy or on how many prior observations are drawn.
+    arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
     eng = engine or MomentEngine(capacity, policy, threshold, marginal, Grid(horizons, steps))
     end = years * HOURS_PER_YEAR
     heap: list[tuple[float, int, int, int]] = []
@@ -91,16 +93,16 @@ def simulate(
         if cores[i] > 0:
             push(t + rng.exponential(1.0 / (cores[i] * params[i][1])), CORE_DEATH, i)
 
-    push(rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
+    push(arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
     while heap:
         t, s, kind, i = heapq.heappop(heap)
         core_hours += active * (t - last_t)
         last_t = t
         if kind == ARRIVE:
-            push(t + rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
-            lam, mu, sig = draw_parameters(rng)
-            c0 = 1 + int(rng.poisson(sig))
-            prior = pseudo_observations(rng, lam, mu, sig, observations)
+            push(t + arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
+            lam, mu, sig = draw_parameters(arrival_rng)
+            c0 = 1 + int(arrival_rng.poisson(sig))
+            prior = pseudo_observations(obs_rng, lam, mu, sig, observations)
             i = arrivals
             arrivals += 1
             if eng.admit(str(i), c0, t, prior=prior)["decision"] == "admitted":

@@ -89,3 +89,11 @@ def test_calibrate_cli(capsys) -> None:  # type: ignore[no-untyped-def]
     assert args.func(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert len(out["search"]) == 3 and 0.0 <= out["confidence"] <= 1.0
+
+
+def test_reproduce_quick_writes_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    args = _parser().parse_args(["reproduce", "moment", "--quick", "--out", str(tmp_path)])
+    assert args.func(args) == 0
+    text = (tmp_path / "moment.md").read_text()
+    assert "Table 2" in text and "Fig. 1" in text and "20,000" in text
+    assert json.loads((tmp_path / "moment.json").read_text())["config"]["capacity"] == 300
