@@ -21,6 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     dra.add_argument("--quick", action="store_true", help="reduced scale, seconds")
     dra.set_defaults(func=_dra)
 
-    from app.sim.thor_cli import add_reproduce_parser
+    from app.sim import rms_cli, thor_cli
 
-    add_reproduce_parser(which)
+    thor_cli.add_reproduce_parser(which)
+    rms_cli.add_reproduce_parser(which)

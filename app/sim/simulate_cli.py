@@ -214,6 +214,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=_simulate_dra)
 
-    from app.sim.thor_cli import add_simulate_parser
+    from app.sim import rms_cli, thor_cli
 
-    add_simulate_parser(experiments)
+    thor_cli.add_simulate_parser(experiments)
+    rms_cli.add_simulate_parser(experiments)
