@@ -117,16 +117,57 @@ def render(res: dict[str, Any], quick: bool) -> str:
                      f"{r['utilization']:.1%} (±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {r['confidence']:.2f} |")
     lines += [
         "",
-        "The paper's claims to check: (1) first and second moment beat the zeroth moment policy by",
-        "a wide margin at 0 observations; (2) the two moment policies are close at 0 observations;",
-        "(3) utilization rises with prior observations, most for the second moment policy. Compare",
-        "the columns above; where our numbers disagree, the scale and the few runs are the first",
-        "suspects, and we have not run the experiment at full scale.",
+        "## Findings at this scale",
         "",
+        *findings(res),
+        "",
+    ]
+    lines += [
         "Raw results: `moment.json` beside this file.",
         "",
     ]
     return "\n".join(lines)
+
+
+def findings(res: dict[str, Any]) -> list[str]:
+    """The paper's three claims, checked against our numbers (computed, not hand-written)."""
+    t2 = {k: 100 * v["utilization"] for k, v in res["table2"].items()}
+    fig = {k: 100 * v["utilization"] for k, v in res["fig1"].items()}
+    se = {k: 196 * v["utilization_se"] for k, v in res["table2"].items()}
+    gain1, gain2 = t2["first_moment"] - t2["threshold"], t2["second_moment"] - t2["threshold"]
+    out = [
+        f"1. Moment policies vs zeroth moment at 0 observations: first {gain1:+.1f} pp, second {gain2:+.1f} pp "
+        f"(paper +15.7 and +16.9 pp; our 95% half-widths are ±{se['threshold']:.1f}, ±{se['first_moment']:.1f}, "
+        f"±{se['second_moment']:.1f} pp). "
+        + ("Reproduced in direction." if min(gain1, gain2) > max(se.values()) else "Not reproduced here: the gaps are within noise or negative."),
+        f"2. First vs second moment at 0 observations: {t2['second_moment'] - t2['first_moment']:+.1f} pp (paper +1.1 pp, 'similar').",
+    ]
+    keys = sorted((k for k in fig if k.startswith("second_moment/")), key=lambda k: int(k.split("/")[1]))
+    if len(keys) >= 2:
+        lo, hi = fig[keys[0]], fig[keys[-1]]
+        trend = ", ".join(f"{k.split('/')[1]}: {fig[k]:.1f}%" for k in keys)
+        out.append(f"3. Second moment by prior observations ({trend}): {hi - lo:+.1f} pp from fewest to most "
+                   f"(paper 67.3% -> 83.8%, +16.5 pp). "
+                   + ("Rising, as in the paper, though smaller." if hi > lo else "Not rising here."))
+    out += [
+        "",
+        "Why the scale-down may erase the paper's gains: at 0 observations the second moment policy",
+        "was pushed to the top of the ρ search (the SLA held at every ρ tried) and still admitted",
+        "less than the zeroth policy (a population-prior",
+        "deployment's 3-year variance is of order the squared slack of a 2,000-core cluster), and",
+        "with 6 runs per candidate the failure estimates are noisy enough that the binary search is",
+        "not monotone (see the search trails in moment.json). Claims that did not reproduce here",
+        "are untested at the paper's scale, not refuted.",
+    ]
+    return out
+
+
+def rerender(out_dir: Path) -> Path:
+    """Rewrite moment.md from an existing moment.json (no simulation)."""
+    res = json.loads((out_dir / "moment.json").read_text())
+    path = out_dir / "moment.md"
+    path.write_text(render(res, quick=res["config"]["capacity"] == QUICK["capacity"]))
+    return path
 
 
 def reproduce(out_dir: Path, quick: bool = False, progress: Any = None) -> Path:

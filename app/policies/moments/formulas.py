@@ -168,8 +168,8 @@ def moments(cores: int, belief: Belief, grid: Grid) -> tuple[np.ndarray, np.ndar
     e_y_s = (belief.lam[0] / belief.lam[1]) * float(_w(np.zeros(1), belief.nu, a_m, b_m)[0]) * h * (
         1.0 + belief.sig[0] / belief.sig[1]
     )
-    log_dead_now = cores * np.log1p(-np.minimum(p1, 1.0 - 1e-300))
-    log_dead_k = np.log1p(-np.minimum(p1, 1.0 - 1e-300))  # index k-1 holds age k = 1..n
+    log_dead_now = cores * np.log1p(-np.minimum(p1, 1.0 - 1e-12))
+    log_dead_k = np.log1p(-np.minimum(p1, 1.0 - 1e-12))  # index k-1 holds age k = 1..n
     prior_steps = np.concatenate([np.zeros((len(grid.horizons), 1)), np.cumsum(log_dead_k, axis=1)[:, :-1]], axis=1)
     p_dead = np.exp(log_dead_now + e_y_s * prior_steps)
     e_d = np.cumprod(1.0 - p_dead, axis=1)
