@@ -11,7 +11,6 @@ subtracts bit-identical caches and makes identical decisions.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from typing import Any
 
@@ -25,7 +24,7 @@ from app.policies.moments.priors import (
     POPULATION_NU,
     Prior,
     Stats,
-    category_prior,
+    resolve_prior,
     posterior,
 )
 
@@ -83,16 +82,9 @@ class MomentEngine:
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
-        at = float(at)
-        if not math.isfinite(at) or at < self.now:
-            raise errors.TimeWentBackwards("at", f"time {at} is before the engine's time {self.now}")
-        return at
+        return errors.check_time(self.now, at)
 
-    @staticmethod
-    def _check_cores(cores: int) -> int:
-        if isinstance(cores, bool) or not isinstance(cores, (int, np.integer)) or cores <= 0:
-            raise errors.InvalidCores("cores", "cores must be a positive integer")
-        return int(cores)
+    _check_cores = staticmethod(errors.check_cores)
 
     def _live(self, deployment_id: str) -> Deployment:
         d = self.deployments.get(deployment_id)
@@ -185,14 +177,10 @@ class MomentEngine:
         return tot_e, tot_v
 
     def _base_prior(self, category: str | None, prior: dict[str, Any] | None) -> tuple[Prior, Stats]:
-        base = self.population
-        if prior and "gamma" in prior:
-            base = Prior.from_dict(prior["gamma"])
-        elif category is not None and category in self.categories:
+        members = None
+        if category is not None and category in self.categories:
             members = [self.belief(self.deployments[i]) for i in self.categories[category]]
-            base = category_prior(members, base, CATEGORY_MIN)
-        stats = Stats.from_dict(prior.get("observations", {})) if prior else Stats()
-        return base, stats
+        return resolve_prior(self.population, members, prior, CATEGORY_MIN)
 
     # ---- events ------------------------------------------------------------------------------
     def admit(
@@ -323,16 +311,8 @@ class MomentEngine:
         return self.denied / self.requests if self.requests else 0.0
 
     # ---- views and persistence live in state.py -----------------------------------------------
-    def describe(self) -> dict[str, Any]:
-        return state.describe(self)
-
-    def deployment_view(self, deployment_id: str) -> dict[str, Any]:
-        return state.deployment_view(self, deployment_id)
-
-    def to_state(self) -> dict[str, Any]:
-        """JSON-able state; from_state(to_state()) makes bit-identical future decisions."""
-        return state.to_state(self)
-
-    @classmethod
-    def from_state(cls, data: dict[str, Any]) -> "MomentEngine":
-        return state.from_state(cls, data)
+    # to_state() is JSON-able; from_state(to_state()) makes bit-identical future decisions.
+    describe = state.describe
+    deployment_view = state.deployment_view
+    to_state = state.to_state
+    from_state = classmethod(state.from_state)

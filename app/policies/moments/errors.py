@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 
 class MomentsError(ValueError):
     def __init__(self, field: str, message: str) -> None:
@@ -31,3 +34,18 @@ class InvalidCores(MomentsError):
 
 class InvalidPrior(MomentsError):
     pass
+
+
+def check_time(now: float, at: Any) -> float:
+    at = float(at)
+    if not math.isfinite(at) or at < now:
+        raise TimeWentBackwards("at", f"time {at} is before the engine's time {now}")
+    return at
+
+
+def check_cores(cores: Any) -> int:
+    import numpy as np
+
+    if isinstance(cores, bool) or not isinstance(cores, (int, np.integer)) or cores <= 0:
+        raise InvalidCores("cores", "cores must be a positive integer")
+    return int(cores)

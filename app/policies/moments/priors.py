@@ -130,3 +130,17 @@ def category_prior(members: list[Belief], fallback: Prior, min_members: int) -> 
         mu=fit([b.mu for b in members], fallback.mu),
         sig=fit([b.sig for b in members], fallback.sig),
     )
+
+
+def resolve_prior(
+    population: Prior, category_members: list[Belief] | None, prior: dict[str, Any] | None, min_members: int
+) -> tuple[Prior, Stats]:
+    """Base prior and pseudo-observations for an arrival: an explicit Gamma prior wins, else the
+    category's learned prior (if it has enough members), else the population prior."""
+    base = population
+    if prior and "gamma" in prior:
+        base = Prior.from_dict(prior["gamma"])
+    elif category_members is not None:
+        base = category_prior(category_members, base, min_members)
+    stats = Stats.from_dict(prior.get("observations", {})) if prior else Stats()
+    return base, stats
