@@ -121,7 +121,7 @@ def _bench_http(args: argparse.Namespace) -> int:
 # Modules that add their own subcommands with ``register(subparsers)`` (simulator, bounds,
 # reproductions...). Each is imported only to build the parser, so `serve` stays light.
 COMMAND_MODULES: list[str] = ["app.sim.bound_cli", "app.sim.simulate_cli",
-                               "app.sim.reproduce_cli"]
+                               "app.sim.reproduce_cli", "app.sim.calibrate_cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:

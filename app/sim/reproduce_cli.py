@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     dra.add_argument("--quick", action="store_true", help="reduced scale, seconds")
     dra.set_defaults(func=_dra)
 
-    from app.sim import rms_cli, thor_cli
+    from app.sim import moments_cli, rms_cli, thor_cli
 
     thor_cli.add_reproduce_parser(which)
     rms_cli.add_reproduce_parser(which)
+    moments_cli.add_reproduce_parser(which)

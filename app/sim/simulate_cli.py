@@ -180,7 +180,7 @@ def _positive(kind: type) -> Any:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    sim = sub.add_parser("simulate", help="event-driven simulation of placement policies")
+    sim = sub.add_parser("simulate", help="simulate policies: placement, reservation, queueing, admission")
     experiments = sim.add_subparsers(dest="experiment", required=True)
     p = experiments.add_parser(
         "dra", help="policies on a DRA paper §7.1 workload vs global greedy and optimal",
@@ -214,7 +214,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=_simulate_dra)
 
-    from app.sim import rms_cli, thor_cli
+    from app.sim import moments_cli, rms_cli, thor_cli
 
     thor_cli.add_simulate_parser(experiments)
     rms_cli.add_simulate_parser(experiments)
+    moments_cli.add_simulate_parser(experiments)
