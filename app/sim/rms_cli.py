@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from app.sim.cliargs import positive
+
 DEFAULT_POLICIES = "rms,rms_rf_ad,best_fit_queue"
 PRESETS = ("bf-instability", "ec2")
 
@@ -51,13 +53,6 @@ def run_policies(preset: str, policies: list[str], duration: float, seed: int,
     return results
 
 
-def _positive_float(text: str) -> float:
-    v = float(text)
-    if not v > 0:
-        raise argparse.ArgumentTypeError("must be > 0")
-    return v
-
-
 def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = experiments.add_parser(
         "rms", help="queueing schedulers: RMS and variants vs work-conserving greedy",
@@ -67,12 +62,12 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
     p.add_argument("--policies", default=DEFAULT_POLICIES,
                    help="comma list: rms[_rf|_bf][_ad][_plus], best_fit_queue, "
                         "first_fit_queue, random_fit_queue")
-    p.add_argument("--duration", "-T", type=_positive_float, default=1000.0)
+    p.add_argument("--duration", "-T", type=positive(float), default=1000.0)
     p.add_argument("--warmup", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--servers", type=int, default=20, help="ec2 preset only")
     p.add_argument("--intensity", type=float, default=0.9, help="ec2 preset only (zeta)")
-    p.add_argument("--clock-rate", type=_positive_float, help="r_j for every RMS queue")
+    p.add_argument("--clock-rate", type=positive(float), help="r_j for every RMS queue")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=run_simulate)
     return p

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from app.policies.registry import PLACEMENT_ENGINES
+from app.sim.cliargs import assign, positive, split_assignment
 from app.sim.metrics import SimResult
 from app.sim.presets import Instance, paper_worst_case, random_gcp
 from app.sim.progress import TextProgress
@@ -52,21 +53,14 @@ def parse_policies(spec: str, params: list[str]) -> dict[str, tuple[str, dict[st
     if not out:
         raise ValueError("no policy to run")
     for item in params:
-        key, eq, raw = item.partition("=")
-        path = key.split(".")
-        if not eq or len(path) < 2 or not all(path):
+        parsed = split_assignment(item)
+        if parsed is None:
             raise ValueError(f"--policy-param {item!r}: expected LABEL.KEY=VALUE")
+        path, value = parsed
         if path[0] not in out:
             raise ValueError(f"--policy-param {item!r}: no policy labelled {path[0]!r} "
                              f"(running {', '.join(out)})")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        target = out[path[0]][1]
-        for k in path[1:-1]:
-            target = target.setdefault(k, {})
-        target[path[-1]] = value
+        assign(out[path[0]][1], path[1:], value)
     return out
 
 
@@ -170,15 +164,6 @@ def _simulate_dra(args: argparse.Namespace) -> int:
     return 0
 
 
-def _positive(kind: type) -> Any:
-    def parse(text: str) -> Any:
-        value = kind(text)
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-        return value
-    return parse
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     sim = sub.add_parser("simulate", help="simulate policies: placement, reservation, queueing, admission")
     experiments = sim.add_subparsers(dest="experiment", required=True)
@@ -193,8 +178,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--instance-seed", type=int, default=0,
                    help="random-gcp: which random collection (default 0, as `headroom bound "
                         "--seed`)")
-    p.add_argument("--servers", "-L", type=_positive(int), default=100)
-    p.add_argument("--duration", "-T", type=_positive(float), default=100.0,
+    p.add_argument("--servers", "-L", type=positive(int), default=100)
+    p.add_argument("--duration", "-T", type=positive(float), default=100.0,
                    help="simulated time, in mean service times")
     p.add_argument("--warmup", "-W", type=float,
                    help="metrics start here (default: duration/5); events before still run")
@@ -203,11 +188,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policy-param", action="append", default=[], metavar="LABEL.KEY=VALUE",
                    help="engine parameter, VALUE as JSON, e.g. dra_p.preemption=true, "
                         "dra.reservation.b=1, power_of_d.d=2 (repeatable)")
-    p.add_argument("--mean-service", type=_positive(float), default=1.0,
+    p.add_argument("--mean-service", type=positive(float), default=1.0,
                    help="mean service time; arrival rates are ρ_j·L/mean so the load stays ρ")
-    p.add_argument("--sample-step", type=_positive(float),
+    p.add_argument("--sample-step", type=positive(float),
                    help="reward time-series bin width (default: duration/200)")
-    p.add_argument("--max-events", type=_positive(int),
+    p.add_argument("--max-events", type=positive(int),
                    help="stop a policy's run after this many events")
     p.add_argument("--plot", metavar="FILE.png", help="reward per server over time")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.sim.thor_eval import POLICIES
+from app.sim.cliargs import assign, split_assignment
 
 
 def _fraction(text: str) -> float:
@@ -32,19 +33,12 @@ def _params(items: list[str]) -> dict[str, dict[str, Any]]:
     """``thor.V=0.3``, ``thor.estimator.tail_factor=1.2`` -> nested dicts per policy."""
     out: dict[str, dict[str, Any]] = {}
     for item in items:
-        key, eq, raw = item.partition("=")
-        path = key.split(".")
-        if not eq or len(path) < 2 or not all(path) or path[0] not in POLICIES:
+        parsed = split_assignment(item)
+        if parsed is None or parsed[0][0] not in POLICIES:
             raise ValueError(f"--param {item!r}: expected POLICY.KEY=VALUE with POLICY in "
                              f"{', '.join(POLICIES)}")
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            value = raw
-        target = out.setdefault(path[0], {})
-        for k in path[1:-1]:
-            target = target.setdefault(k, {})
-        target[path[-1]] = value
+        path, value = parsed
+        assign(out.setdefault(path[0], {}), path[1:], value)
     return out
 
 

@@ -1,0 +1,37 @@
+"""Argument helpers shared by the simulation commands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def positive(kind: type) -> Any:
+    """An argparse ``type`` that parses with ``kind`` and refuses values <= 0."""
+    def parse(text: str) -> Any:
+        value = kind(text)
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
+        return value
+    return parse
+
+
+def split_assignment(item: str) -> tuple[list[str], Any] | None:
+    """``"dra.reservation.b=1"`` -> (["dra", "reservation", "b"], 1); None when malformed.
+    A value is JSON if it parses as JSON, else the string itself."""
+    key, eq, raw = item.partition("=")
+    path = key.split(".")
+    if not eq or len(path) < 2 or not all(path):
+        return None
+    try:
+        return path, json.loads(raw)
+    except json.JSONDecodeError:
+        return path, raw
+
+
+def assign(target: dict[str, Any], path: list[str], value: Any) -> None:
+    """Set ``target[path[0]][path[1]]... = value``, creating the dicts on the way."""
+    for k in path[:-1]:
+        target = target.setdefault(k, {})
+    target[path[-1]] = value
