@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from app import __version__
 from app.api import problems
 from app.api.middleware import RequestContextMiddleware
-from app.api.routes import clusters, health, keys, placement, reservations
+from app.api.routes import clusters, deployments, health, keys, placement, reservations
 from app.config import Settings, get_settings
 from app.logs import configure_logging
 from app.service.context import ServiceContext
@@ -43,6 +43,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
     app.include_router(health.router)
     app.include_router(clusters.router)
     app.include_router(placement.router)
+    app.include_router(deployments.router)
     app.include_router(reservations.router)
     app.include_router(keys.router)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,

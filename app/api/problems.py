@@ -99,7 +99,7 @@ def document_problems(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def field_path(loc: tuple[Any, ...], body: Any = None) -> str:
+def field_path(loc: tuple[Any, ...], body: Any = None, err_type: str = "") -> str:
     """('body', 'server_pools', 0, 'count') -> 'server_pools[0].count'.
 
     pydantic puts union member names into the location ('policy', 'dra', 'migrations'); walking
@@ -113,8 +113,11 @@ def field_path(loc: tuple[Any, ...], body: Any = None) -> str:
             out += f"[{p}]"
             cur = cur[p] if isinstance(cur, list) and 0 <= p < len(cur) else None
             continue
-        if isinstance(cur, dict) and p not in cur and not last:
-            continue  # a union member's name, not a key of the request
+        # A name that is not a key of the request is a union member's tag, unless it is the
+        # last part of a "missing" or "extra" error, which names the field itself.
+        if isinstance(cur, dict) and p not in cur and \
+                not (last and err_type in ("missing", "extra_forbidden")):
+            continue
         out += ("." if out else "") + str(p)
         cur = cur.get(p) if isinstance(cur, dict) else None
     return out or (str(loc[0]) if loc else "body")
@@ -147,7 +150,7 @@ def install(app: FastAPI) -> None:
             return problem(400, "malformed_json", "Malformed JSON",
                            "the request body is not valid JSON", request.url.path)
         body = getattr(exc, "body", None)
-        errors = [{"field": field_path(tuple(e.get("loc", ())), body),
+        errors = [{"field": field_path(tuple(e.get("loc", ())), body, e.get("type", "")),
                    "message": e.get("msg", ""),
                    "type": e.get("type", "")} for e in errs]
         detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:5])

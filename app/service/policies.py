@@ -12,6 +12,9 @@ import numpy as np
 
 from app.policies.base import DuplicateJob, PlacementEngine, PolicyError
 from app.policies.model import ClusterModel, JobType, ServerPool
+from app.policies.moments import errors as moment_errors
+from app.policies.moments.engine import MomentEngine
+from app.policies.moments.errors import MomentsError
 from app.policies.registry import PLACEMENT_ENGINES
 from app.policies.thor import (RESERVATION_POLICIES, ReservationError, ReservationStream,
                                make_stream, stream_from_state)
@@ -145,14 +148,85 @@ class ReservationFamily:
 
 RESERVATION = ReservationFamily()
 
+MOMENT_POLICIES = ("threshold", "first_moment", "second_moment")
+
+
+class MomentRefused(PolicyError):
+    """A moment-engine refusal; ``status`` is what it means over HTTP."""
+
+    def __init__(self, exc: MomentsError, code: str, status: int):
+        super().__init__(str(exc))
+        self.code, self.status, self.field = code, status, exc.field
+
+
+def moment_error(exc: MomentsError) -> MomentRefused:
+    if isinstance(exc, (moment_errors.UnknownDeployment, moment_errors.DeadDeployment)):
+        return MomentRefused(exc, "unknown_deployment", 404)
+    if isinstance(exc, moment_errors.TimeWentBackwards):
+        return MomentRefused(exc, "time_went_backwards", 409)
+    if isinstance(exc, moment_errors.DuplicateDeployment):
+        return MomentRefused(exc, "deployment_exists", 409)
+    return MomentRefused(exc, "validation_error", 422)
+
+
+class MomentFamily:
+    """Deployment admission on a pool of cores (the moment paper): admit a deployment now so
+    that its and everyone's future scale-outs keep failing less than the SLA."""
+
+    event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown"})
+
+    def build(self, spec: dict[str, Any]) -> MomentEngine:
+        policy = spec["policy"]
+        return MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
+                            threshold=policy.get("threshold"),
+                            marginal=policy.get("marginal", True))
+
+    def restore(self, spec: dict[str, Any], state: dict[str, Any]) -> MomentEngine:
+        return MomentEngine.from_state(state)
+
+    def snapshot(self, engine: MomentEngine) -> dict[str, Any]:
+        return engine.to_state()
+
+    def apply(self, engine: MomentEngine, event: dict[str, Any], dry_run: bool = False
+              ) -> dict[str, Any]:
+        kind = event["kind"]
+        try:
+            if kind == "deployment":
+                return engine.admit(event["deployment_id"], event["cores"], event["at"],
+                                    event.get("category"), event.get("prior"), dry_run)
+            if kind == "scale_out":
+                return engine.scale_out(event["deployment_id"], event["cores"], event["at"])
+            if kind == "scale_in":
+                out = engine.scale_in(event["deployment_id"], event["cores"], event["at"])
+            else:
+                out = engine.shutdown(event["deployment_id"], event["at"])
+        except MomentsError as exc:
+            raise moment_error(exc) from exc
+        return {"decision": "released", "active_cores": out["active_cores"],
+                "alive": out["alive"]}
+
+    def dry_run(self, engine: MomentEngine, event: dict[str, Any]) -> dict[str, Any]:
+        if event["kind"] != "deployment":
+            raise ValueError("only deployments can be dry-run")
+        return self.apply(engine, event, dry_run=True)
+
+    def describe(self, engine: MomentEngine) -> dict[str, Any]:
+        return engine.describe()
+
+
+MOMENT = MomentFamily()
+
 
 def family_for(kind: str) -> Family:
     if kind in PLACEMENT_ENGINES:
         return PLACEMENT
     if kind in RESERVATION_POLICIES:
         return RESERVATION
+    if kind in MOMENT_POLICIES:
+        return MOMENT
     raise KeyError(kind)
 
 
-def known_kinds() -> list[str]:
-    return sorted(PLACEMENT_ENGINES)
+def cluster_kinds() -> list[str]:
+    """Policy kinds served under /v1/clusters: placement and moment admission."""
+    return sorted([*PLACEMENT_ENGINES, *MOMENT_POLICIES])

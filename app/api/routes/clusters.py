@@ -7,15 +7,15 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, if_match_generation, require_cluster
-from app.api.schemas.clusters import (ClusterCreate, ClusterOut, ClusterPage, ClusterUpdate,
-                                      spec_errors)
+from app.api.routes.deps import ANY_CLUSTER, Auth, Ctx, if_match_generation, require_cluster
+from app.api.schemas.clusters import (AnyClusterCreate, ClusterCreate, ClusterOut, ClusterPage,
+                                      ClusterUpdate, spec_errors)
 from app.api.schemas.events import EventPage
 from app.errors import Unprocessable
 from app.service import clusters as service
 from app.service.events import read_engine
 from app.service.log import list_events
-from app.service.policies import family_for, known_kinds
+from app.service.policies import cluster_kinds, family_for
 
 router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
 BODY = responses(400, 413, 422)
@@ -26,13 +26,14 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_lengt
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
              operation_id="createCluster", summary="Declare a cluster",
              responses={**BODY, **responses(409)})
-def create_cluster(body: ClusterCreate, ctx: Ctx, principal: Auth, response: Response,
+def create_cluster(body: AnyClusterCreate, ctx: Ctx, principal: Auth, response: Response,
                    idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
-    errors = spec_errors(body, ctx.settings.max_servers, ctx.settings.max_job_types)
-    if errors:
-        raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
-                            errors=errors)
+    if isinstance(body, ClusterCreate):
+        errors = spec_errors(body, ctx.settings.max_servers, ctx.settings.max_job_types)
+        if errors:
+            raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
+                                errors=errors)
     spec = body.model_dump(mode="json")
     try:
         family_for(spec["policy"]["kind"]).build(spec)  # the engine's own checks, e.g. DRA's
@@ -54,7 +55,7 @@ def list_clusters(ctx: Ctx, principal: Auth,
                   ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
-    items, nxt = service.list_clusters(ctx, owner, limit, cursor, known_kinds())
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor, cluster_kinds())
     return {"items": items, "next_cursor": nxt}
 
 
@@ -62,7 +63,7 @@ def list_clusters(ctx: Ctx, principal: Auth,
             summary="Read a cluster's declaration", responses=responses(404))
 def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
                 ) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read")
+    require_cluster(ctx, principal, cluster_id, "read", ANY_CLUSTER)
     view = service.get_cluster(ctx, cluster_id)
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
@@ -75,7 +76,7 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
                    response: Response,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None
                    ) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "admin")
+    require_cluster(ctx, principal, cluster_id, "admin", ANY_CLUSTER)
     view = service.rename_cluster(ctx, cluster_id, body.name, if_match_generation(if_match))
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
@@ -86,7 +87,7 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
                responses=responses(404, 412, 422, 503))
 def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
-    require_cluster(ctx, principal, cluster_id, "admin")
+    require_cluster(ctx, principal, cluster_id, "admin", ANY_CLUSTER)
     service.delete_cluster(ctx, cluster_id, if_match_generation(if_match))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -97,7 +98,7 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth,
            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
            ) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read")
+    require_cluster(ctx, principal, cluster_id, "read", ANY_CLUSTER)
     items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0)
     return {"items": items, "next_cursor": nxt}
 
@@ -105,7 +106,7 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth,
 @router.get("/{cluster_id}/state", operation_id="getClusterState",
             summary="What the policy engine holds now", responses=responses(404))
 def state(cluster_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read")
+    require_cluster(ctx, principal, cluster_id, "read", ANY_CLUSTER)
 
     def reader(engine: Any, cluster: Any) -> dict[str, Any]:
         return {"cluster_id": cluster.id, "version": cluster.version,

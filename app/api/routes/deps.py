@@ -9,7 +9,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
 from app.service.auth import Principal, authenticate, cluster_owner
-from app.service.policies import PLACEMENT, Family, family_for
+from app.service.policies import MOMENT, PLACEMENT, RESERVATION, Family, family_for
+
+# Routes under /v1/clusters/{id} that every cluster kind answers.
+ANY_CLUSTER = (PLACEMENT, MOMENT)
 from app.service.context import ServiceContext
 
 
@@ -37,17 +40,19 @@ Auth = Annotated[Principal, Depends(get_principal)]
 
 
 def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
-                    scope: str, family: Family = PLACEMENT) -> None:
+                    scope: str, family: Family | tuple[Family, ...] = PLACEMENT) -> None:
     """403 unless the key may use ``scope`` on this cluster (404 if there is no cluster, or
     if the id names a stream of another family: a reservation is not a cluster).
 
     With auth disabled (local development) every cluster is open, whoever created it.
     """
+    families = family if isinstance(family, tuple) else (family,)
     owner, name, kind = cluster_owner(ctx, cluster_id)
-    if family_for(kind) is not family:
-        raise (ClusterNotFound if family is PLACEMENT else ReservationNotFound)(
-            f"{'cluster' if family is PLACEMENT else 'reservation'} {cluster_id!r} "
-            "does not exist")
+    if family_for(kind) not in families:
+        if RESERVATION in families:
+            raise ReservationNotFound(f"reservation {cluster_id!r} does not exist")
+        raise ClusterNotFound(f"no such {'cluster' if len(families) > 1 else 'cluster of this kind'}"
+                              f" {cluster_id!r}")
     if not ctx.settings.auth_disabled:
         principal.require_cluster(scope, owner, name)
 

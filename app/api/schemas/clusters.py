@@ -5,7 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Discriminator, Field, Tag, model_validator
+
+from app.api.schemas.moments import MomentClusterCreate
 
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
 
@@ -106,15 +108,31 @@ class ClusterUpdate(StrictModel):
     name: Name
 
 
+def _cluster_family(body: Any) -> str:
+    """Which declaration a body is, from its policy kind (moment admission or placement)."""
+    policy = body.get("policy") if isinstance(body, dict) else getattr(body, "policy", None)
+    kind = policy.get("kind") if isinstance(policy, dict) else getattr(policy, "kind", None)
+    return "moment" if kind in ("threshold", "first_moment", "second_moment") else "placement"
+
+
+AnyClusterCreate = Annotated[
+    Annotated[ClusterCreate, Tag("placement")] | Annotated[MomentClusterCreate, Tag("moment")],
+    Discriminator(_cluster_family)]
+
+
 class ClusterOut(BaseModel):
     id: str
     owner: str = Field(description="The owner of the API key that declared it.")
     name: str
-    dimensions: list[str]
-    server_pools: list[dict[str, Any]]
-    job_types: list[dict[str, Any]]
     policy: dict[str, Any]
-    seed: int
+    # Placement clusters:
+    dimensions: list[str] | None = None
+    server_pools: list[dict[str, Any]] | None = None
+    job_types: list[dict[str, Any]] | None = None
+    seed: int | None = None
+    # Moment admission clusters:
+    capacity_cores: int | None = None
+    sla: float | None = None
     version: int = Field(description="Number of events applied so far.")
     generation: int = Field(description="Changes with every admin update; use as If-Match.")
     created_at: datetime
