@@ -81,7 +81,9 @@ def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) ->
     pending = Pending(event, request_hash(event))
     ctx.engines.enqueue(cluster_id, pending)
     with ctx.engines.exclusive(cluster_id):
-        if not pending.done:
+        # A loop, not an if: with more than MAX_GROUP events queued ahead of ours, one
+        # transaction may not reach it.
+        while not pending.done:
             _decide(ctx, cluster_id, [], all_or_nothing=False)
     return pending.result()
 

@@ -85,3 +85,25 @@ def test_a_tampered_log_is_detected_not_silently_followed(db_url):
             response={**row.response, "server_id": "rack-0"}))
     with admin_client(app) as c:
         assert_problem(c.get(f"/v1/clusters/{cid}/state"), 500, "state_divergence")
+
+
+def test_more_queued_events_than_one_group_all_get_answers(db_url, monkeypatch):
+    """With more single events queued than one transaction takes, every caller is still
+    answered (a smaller group limit stands in for a very long queue)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from app.service import events
+
+    monkeypatch.setattr(events, "MAX_GROUP", 2)
+    app = create_app(make_settings(db_url), configure_logs=False)
+    with admin_client(app) as c:
+        cid = c.post("/v1/clusters", json=cluster_spec(servers=10)).json()["id"]
+    ctx = app.state.ctx
+
+    def post(i: int) -> dict:
+        return events.submit_event(ctx, cid, {"kind": "arrival", "event_id": f"e{i}",
+                                              "job_id": f"j{i}", "job_type": "small"})
+
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(post, range(36)))
+    assert sorted(a["event_seq"] for a in answers) == list(range(1, 37))
