@@ -177,12 +177,16 @@ class MomentFamily:
 
     def build(self, spec: dict[str, Any]) -> MomentEngine:
         policy = spec["policy"]
-        return MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
-                            threshold=policy.get("threshold"),
-                            marginal=policy.get("marginal", True))
+        engine = MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
+                              threshold=policy.get("threshold"),
+                              marginal=policy.get("marginal", True))
+        engine.sla = spec.get("sla")  # reported against; the engine itself does not use it
+        return engine
 
     def restore(self, spec: dict[str, Any], state: dict[str, Any]) -> MomentEngine:
-        return MomentEngine.from_state(state)
+        engine = MomentEngine.from_state(state)
+        engine.sla = spec.get("sla")
+        return engine
 
     def snapshot(self, engine: MomentEngine) -> dict[str, Any]:
         return engine.to_state()
@@ -211,7 +215,11 @@ class MomentFamily:
         return self.apply(engine, event, dry_run=True)
 
     def describe(self, engine: MomentEngine) -> dict[str, Any]:
-        return engine.describe()
+        out = engine.describe()
+        sla = getattr(engine, "sla", None)
+        out["sla"] = sla
+        out["meets_sla"] = None if sla is None else out["sla_failure_rate"] <= sla
+        return out
 
 
 MOMENT = MomentFamily()

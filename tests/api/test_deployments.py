@@ -45,6 +45,12 @@ def test_admit_scale_out_scale_in_shutdown(client, kind):
     state = client.get(f"/v1/clusters/{cid}/state").json()
     assert state["active_cores"] == 0 and state["capacity"] == 2000
     assert state["policy"] == kind and "peak_expected_cores" in state
+    assert state["safe"] is True and state["utilization_now"] == 0.0
+    assert state["sla"] == 0.001 and state["meets_sla"] is True
+    if kind == "threshold":
+        assert state["overflow_bound_per_horizon"] is None
+    else:
+        assert set(state["overflow_bound_per_horizon"]) == {"3y", "1y", "1mo", "1w", "24h"}
 
 
 def test_denied_scale_out_counts_as_an_sla_failure(client):
@@ -53,7 +59,9 @@ def test_denied_scale_out_counts_as_an_sla_failure(client):
     r = client.post(f"/v1/clusters/{cid}/deployments/d1/scale-outs",
                     json={"event_id": "s1", "cores": 5, "at": 1}).json()
     assert r["decision"] == "denied" and r["sla_failure_rate"] == 1.0
-    assert client.get(f"/v1/clusters/{cid}/state").json()["scaleouts_denied"] == 1
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert state["scaleouts_denied"] == 1 and state["meets_sla"] is False
+    assert state["utilization_now"] == 0.8 and state["safe"] is True
 
 
 def test_errors(client):

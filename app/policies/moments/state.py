@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from app.policies.moments import errors
+from app.policies.moments import errors, policies
 from app.policies.moments.deployment import Deployment
 from app.policies.moments.formulas import Grid, horizon_label, moments
 from app.policies.moments.priors import Prior, Stats, gamma_mean_var, posterior
@@ -16,12 +16,35 @@ if TYPE_CHECKING:
     from app.policies.moments.engine import MomentEngine
 
 
+def _safety(self: "MomentEngine") -> dict[str, Any]:
+    """Is the cluster safe now (§2.2: the rule holds without any arrival), and the aggregate
+    overflow bound per horizon (Markov for the first moment, Cantelli for the second)."""
+    out: dict[str, Any] = {"utilization_now": self.active / self.capacity}
+    if self.policy == "threshold":
+        v = policies.threshold(self.active, self.threshold, self.capacity)
+        return {**out, "safe": v.admitted, "overflow_bound_per_horizon": None}
+    zero = np.zeros_like(self._tot_e)
+    if self.policy == "first_moment":
+        v = policies.first_moment(self._tot_e, zero, self.threshold, self.capacity, False)
+        rows = self._tot_e / self.capacity
+    else:
+        v = policies.second_moment(self._tot_e, self._tot_v, zero, self.threshold,
+                                   self.capacity, False)
+        slack = self.capacity - self._tot_e
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rows = np.nan_to_num(np.where(slack > 0, self._tot_v / (self._tot_v + slack**2),
+                                          1.0), nan=0.0)
+    return {**out, "safe": v.admitted, "overflow_bound_per_horizon": {
+        horizon_label(h): float(rows[r].max()) for r, h in enumerate(self.grid.horizons)}}
+
+
 def describe(self: "MomentEngine") -> dict[str, Any]:
     live = sum(1 for d in self.deployments.values() if d.alive)
     peak = {}
     for r, h in enumerate(self.grid.horizons):
         peak[horizon_label(h)] = float(self._tot_e[r].max()) if self.policy != "threshold" else None
     return {
+        **_safety(self),
         "policy": self.policy,
         "threshold": self.threshold,
         "marginal": self.marginal,
