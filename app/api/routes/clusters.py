@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import ANY_CLUSTER, Auth, Ctx, if_match_generation, require_cluster
+from app.api.routes.deps import (ANY_CLUSTER, Auth, Ctx, IdempotencyKey, if_match_generation,
+                                 require_cluster)
 from app.api.schemas.clusters import (AnyClusterCreate, ClusterCreate, ClusterOut, ClusterPage,
                                       ClusterUpdate, spec_errors)
 from app.api.schemas.events import EventPage
@@ -20,7 +21,6 @@ from app.service.policies import cluster_kinds, family_for
 router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
 BODY = responses(400, 413, 422)
 
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,

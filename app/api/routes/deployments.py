@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Query
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, event_id_from, require_cluster
+from app.api.routes.deps import Auth, Ctx, IdempotencyKey, event_id_from, require_cluster
 from app.api.schemas.common import ClientId
 from app.api.schemas.moments import AdmissionOut, DeploymentIn, ScaleEvent, ScaleInOut, ScaleOutOut
 from app.errors import from_policy_error
@@ -21,7 +21,6 @@ from app.service.policies import MOMENT, moment_error
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}/deployments", tags=["deployments"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
 @router.post("", response_model=AdmissionOut, operation_id="postDeployment",
@@ -42,10 +41,7 @@ def arrive(cluster_id: str, body: DeploymentIn, ctx: Ctx, principal: Auth,
              summary="The deployment asks for more cores: all or nothing")
 def scale_out(cluster_id: str, deployment_id: str, body: ScaleEvent, ctx: Ctx, principal: Auth,
               idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", MOMENT)
-    return submit_event(ctx, cluster_id, {
-        "kind": "scale_out", "deployment_id": deployment_id, "cores": body.cores,
-        "at": body.at, "event_id": event_id_from(body.event_id, idempotency_key)})
+    return _scale(ctx, principal, cluster_id, deployment_id, "scale_out", body, idempotency_key)
 
 
 @router.post("/{deployment_id}/scale-ins", response_model=ScaleInOut,
@@ -53,10 +49,15 @@ def scale_out(cluster_id: str, deployment_id: str, body: ScaleEvent, ctx: Ctx, p
              summary="Cores of the deployment end; at zero cores the deployment dies")
 def scale_in(cluster_id: str, deployment_id: str, body: ScaleEvent, ctx: Ctx, principal: Auth,
              idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    return _scale(ctx, principal, cluster_id, deployment_id, "scale_in", body, idempotency_key)
+
+
+def _scale(ctx: Ctx, principal: Auth, cluster_id: str, deployment_id: str, kind: str,
+           body: ScaleEvent, idempotency_key: str | None) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "write", MOMENT)
     return submit_event(ctx, cluster_id, {
-        "kind": "scale_in", "deployment_id": deployment_id, "cores": body.cores,
-        "at": body.at, "event_id": event_id_from(body.event_id, idempotency_key)})
+        "kind": kind, "deployment_id": deployment_id, "cores": body.cores, "at": body.at,
+        "event_id": event_id_from(body.event_id, idempotency_key)})
 
 
 @router.delete("/{deployment_id}", response_model=ScaleInOut, operation_id="deleteDeployment",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
@@ -37,6 +37,9 @@ async def get_principal(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCreden
 
 
 Auth = Annotated[Principal, Depends(get_principal)]
+
+# The header form of an event id (and of a cluster creation's retry key).
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
 def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,

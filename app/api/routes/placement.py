@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, event_id_from, require_cluster
+from app.api.routes.deps import Auth, Ctx, IdempotencyKey, event_id_from, require_cluster
 from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
                                     ReleaseOut)
 from app.errors import Unprocessable
@@ -16,7 +16,6 @@ from app.service.events import apply_batch, dry_run, submit_event
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
 
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
 @router.post("/arrivals", response_model=PlacementOut, operation_id="postArrival",

@@ -10,8 +10,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import (Auth, Ctx, event_id_from, if_match_generation,
-                                 require_cluster)
+from app.api.routes.deps import (Auth, Ctx, IdempotencyKey, event_id_from,
+                                 if_match_generation, require_cluster)
 from app.api.schemas.reservations import (HistoryPage, ObservationIn, ObservationOut,
                                           ReservationCreate, ReservationOut, ReservationPage)
 from app.errors import Unprocessable
@@ -24,7 +24,6 @@ from app.store.models import Cluster, as_utc
 router = APIRouter(prefix="/v1/reservations", tags=["reservations"],
                    responses=responses(401, 403))
 BODY = responses(400, 413, 422)
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
 
 
 def reservation_view(c: Cluster) -> dict[str, Any]:
