@@ -7,7 +7,7 @@ import json
 import uuid
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ClusterNotFound, IdempotencyKeyReused, NameTaken, PreconditionFailed
@@ -96,11 +96,6 @@ def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str
     more = len(rows) > limit
     rows = rows[:limit]
     return [(view or cluster_view)(c) for c in rows], (rows[-1].name if more else None)
-
-
-def count_clusters(ctx: ServiceContext) -> int:
-    with ctx.sessions() as session:
-        return session.scalar(select(func.count()).select_from(Cluster)) or 0
 
 
 def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: int | None
