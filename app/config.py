@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     lock_timeout_ms: int = Field(5_000, ge=1)
     # Postgres: no single statement may run longer; bounds how long any request holds a lock.
     statement_timeout_ms: int = Field(30_000, ge=1)
+    # How often each process's background loop fires the clocks of wall-clock queued clusters
+    # (RMS). 0 turns the loop off: then only POST .../tick moves them.
+    tick_interval_seconds: float = Field(1.0, ge=0, le=3600)
     migrations_dir: Path | None = None
     # Every /v1 request needs an API key unless this is set: for local development only.
     auth_disabled: bool = False

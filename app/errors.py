@@ -96,7 +96,7 @@ def from_policy_error(exc: PolicyError) -> HeadroomError:
     status, title = POLICY_ERROR_STATUS.get(type(exc), (422, "Request refused by the policy"))
     if exc.code == "period_conflict":
         status, title = 409, "Period out of order"
-    status = getattr(exc, "status", status)
+    status, title = getattr(exc, "status", status), getattr(exc, "title", title)
     field = getattr(exc, "field", None)
     err = HeadroomError(exc.detail, errors=[{"field": field, "message": exc.detail}]
                         if field else None)

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select
@@ -45,6 +46,7 @@ class ClusterRow:
     id: str
     version: int
     policy_kind: str
+    created_at: datetime | None = None  # the origin of a queued cluster's wall clock
 
 
 @dataclass
@@ -99,6 +101,11 @@ class EngineCache:
         if item.version < cluster.version:
             _replay(conn, cluster, item, upto=cluster.version)
         return item
+
+    def peek(self, cluster_id: str) -> Loaded | None:
+        """The cached engine, left in place: only for a caller holding ``exclusive``."""
+        with self._lock:
+            return self._items.get(cluster_id)
 
     def checkin(self, cluster_id: str, item: Loaded) -> None:
         with self._lock:

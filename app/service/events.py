@@ -61,7 +61,8 @@ def request_hash(event: dict[str, Any]) -> str:
 
 def lock_cluster(conn: Executor, cluster_id: str, *, lock: bool = True) -> ClusterRow:
     """The cluster's row, locked for this transaction (``lock=False``: just read it)."""
-    stmt = select(Cluster.id, Cluster.version, Cluster.policy_kind).where(Cluster.id == cluster_id)
+    stmt = select(Cluster.id, Cluster.version, Cluster.policy_kind, Cluster.created_at
+                  ).where(Cluster.id == cluster_id)
     bind = conn if isinstance(conn, Connection) else conn.get_bind()
     if lock and bind.dialect.name == "postgresql":
         stmt = stmt.with_for_update()
@@ -73,7 +74,7 @@ def lock_cluster(conn: Executor, cluster_id: str, *, lock: bool = True) -> Clust
         raise
     if row is None:
         raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
-    return ClusterRow(row.id, row.version, row.policy_kind)
+    return ClusterRow(row.id, row.version, row.policy_kind, row.created_at)
 
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
@@ -138,6 +139,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
         if drain:
             group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
         family = family_for(cluster.policy_kind)
+        stamp = getattr(family, "stamp", None)
         ids = list({p.event["event_id"] for p in group})
         logged = {r.event_id: r for r in conn.execute(
             select(Event.event_id, Event.seq, Event.request_hash, Event.response)
@@ -166,15 +168,22 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
                 first[eid] = p
                 if item is None:
                     item = ctx.engines.checkout(conn, cluster)
+                request = _semantic(p.event)
                 try:
-                    response = family.apply(item.engine, _semantic(p.event))
+                    if stamp is not None:  # the log keeps the stamped request, for replay
+                        request = stamp(item.engine, cluster.created_at, request)
+                    response = family.apply(item.engine, request)
                 except PolicyError as exc:  # refused before mutating (engine contract)
                     p.error = from_policy_error(exc)
                 else:
+                    if response["decision"] == "idle":  # changed nothing: nothing to log
+                        p.answer = {**response, "event_seq": None, "replayed": False,
+                                    "dry_run": False}
+                        continue
                     item.version += 1
                     rows.append({"cluster_id": cluster.id, "seq": item.version,
                                  "event_id": eid, "kind": p.event["kind"],
-                                 "request_hash": p.hash, "request": _semantic(p.event),
+                                 "request_hash": p.hash, "request": request,
                                  "decision": response["decision"], "response": response,
                                  "created_at": now})
                     p.answer = _answer(response, item.version, replayed=False)

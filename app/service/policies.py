@@ -1,11 +1,15 @@
 """How the service drives a cluster's engine: build it from the stored spec, apply one event.
 
-A *family* groups policy kinds that take the same events. Placement policies (DRA and the
-baselines) take arrivals and departures; later families plug in here with their own events.
+A *family* groups policy kinds that take the same events: placement (DRA and the baselines:
+arrivals and departures answered placed/rejected), queues (RMS and the greedy queue baselines:
+arrivals wait, ticks fire clocks), reservations (THOR: observations) and moment admission
+(deployments and their scale events).
 """
 
 from __future__ import annotations
 
+import math
+from datetime import datetime
 from typing import Any, Protocol
 
 import numpy as np
@@ -16,8 +20,12 @@ from app.policies.moments import errors as moment_errors
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.errors import MomentsError
 from app.policies.registry import PLACEMENT_ENGINES
+from app.policies.rms import make_scheduler
+from app.policies.rms.core import QueueScheduler
+from app.policies.rms.errors import RmsInputError
 from app.policies.thor import (RESERVATION_POLICIES, ReservationError, ReservationStream,
                                make_stream, stream_from_state)
+from app.store.models import as_utc, utcnow
 
 
 class Family(Protocol):
@@ -70,6 +78,7 @@ class PlacementFamily:
         return engine.to_state()
 
     def apply(self, engine: PlacementEngine, event: dict[str, Any]) -> dict[str, Any]:
+        _no_time(event)
         if event["kind"] == "arrival":
             return engine.arrive(event["job_id"], event["job_type"]).to_dict()
         return engine.depart(event["job_id"]).to_dict()
@@ -77,12 +86,18 @@ class PlacementFamily:
     def dry_run(self, engine: PlacementEngine, event: dict[str, Any]) -> dict[str, Any]:
         if event["kind"] != "arrival":
             raise ValueError("only arrivals can be dry-run")
+        _no_time(event)
         if event["job_id"] in engine.jobs:
             raise DuplicateJob(event["job_id"])
         return engine.decide_arrival(event["job_type"]).to_dict()
 
     def describe(self, engine: PlacementEngine) -> dict[str, Any]:
         return engine.describe()
+
+
+def _no_time(event: dict[str, Any]) -> None:
+    if event.get("at") is not None:
+        raise ClockRefused("at", "a placement cluster decides at once and takes no time")
 
 
 PLACEMENT = PlacementFamily()
@@ -225,9 +240,144 @@ class MomentFamily:
 MOMENT = MomentFamily()
 
 
+QUEUE_POLICIES = ("rms", "best_fit_queue", "first_fit_queue", "random_fit_queue")
+# Spec keys that configure the service around a queue engine, not the engine itself.
+_CLOCK_KEYS = ("kind", "clock", "time_unit_seconds")
+# RMS engine refusals and what they mean over HTTP (the rest are 422).
+_QUEUE_STATUS = {"unknown_job": (404, "Unknown job"),
+                 "unknown_job_type": (404, "Unknown job type"),
+                 "job_already_known": (409, "Job already known"),
+                 "job_not_running": (409, "Job is not running"),
+                 "time_went_backwards": (409, "Time went backwards")}
+
+
+class ClockRefused(PolicyError):
+    """``at``/``until`` given where the wall clock rules, or missing where clients keep time."""
+
+    code = "validation_error"
+
+    def __init__(self, field_name: str, detail: str):
+        super().__init__(f"{field_name}: {detail}")
+        self.field = field_name
+
+
+class NoDryRun(PolicyError):
+    code = "dry_run_unsupported"
+
+
+class QueueFamily:
+    """Queued clusters (the RMS paper): arrivals wait until the scheduler starts them.
+
+    Time: with the wall clock, ``stamp`` writes the time since the cluster's creation into
+    the event *inside* its transaction (so that, with several processes, stamps follow the log
+    order) and the stamped event is what the log keeps: a replay sees the same times and the
+    engine's own generator draws the same clocks. A tick that finds nothing due is answered
+    ``idle`` without touching the engine, so the service need not log it; this keeps the
+    background loop from writing a row per cluster per second when nothing happens.
+    """
+
+    event_kinds = frozenset({"arrival", "departure", "tick"})
+
+    @staticmethod
+    def _engine_args(spec: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        policy = spec["policy"]
+        return policy["kind"], {k: v for k, v in policy.items() if k not in _CLOCK_KEYS}
+
+    def build(self, spec: dict[str, Any]) -> QueueScheduler:
+        name, params = self._engine_args(spec)
+        try:
+            engine = make_scheduler(name, cluster_model(spec), params,
+                                    np.random.default_rng(spec["seed"]))
+        except RmsInputError as exc:  # the engine's own parameter checks
+            raise ValueError(str(exc)) from exc
+        return self._with_clock(engine, spec)
+
+    def restore(self, spec: dict[str, Any], state: dict[str, Any]) -> QueueScheduler:
+        fresh = self.build(spec)
+        engine = type(fresh).from_state(fresh.model, fresh.params, state)
+        engine.kind = fresh.kind
+        return self._with_clock(engine, spec)
+
+    @staticmethod
+    def _with_clock(engine: QueueScheduler, spec: dict[str, Any]) -> QueueScheduler:
+        policy = spec["policy"]
+        engine.clock = policy.get("clock", "wall")
+        engine.time_unit = float(policy.get("time_unit_seconds", 1.0))
+        return engine
+
+    def snapshot(self, engine: QueueScheduler) -> dict[str, Any]:
+        return engine.to_state()
+
+    def stamp(self, engine: QueueScheduler, created_at: datetime, event: dict[str, Any]
+              ) -> dict[str, Any]:
+        """The event with its time filled in (wall clock) or checked present (client)."""
+        field = "until" if event["kind"] == "tick" else "at"
+        if engine.clock == "wall":
+            if event.get(field) is not None:
+                raise ClockRefused(field, "this cluster keeps time by the wall clock; leave "
+                                   f"{field} out")
+            # max(): another process's clock may run a little behind the last stamp.
+            return {**event, field: max(wall_time(engine, created_at), engine.now)}
+        if event.get(field) is None:
+            raise ClockRefused(field, "required: this cluster's clock is kept by its clients")
+        return event
+
+    def apply(self, engine: QueueScheduler, event: dict[str, Any]) -> dict[str, Any]:
+        kind = event["kind"]
+        try:
+            if kind == "arrival":
+                out = engine.arrive(event["job_id"], event["job_type"], event["at"])
+            elif kind == "departure":
+                out = engine.depart(event["job_id"], event["at"])
+            else:
+                until = event["until"]
+                if until <= engine.now or engine.next_event_time() >= until:
+                    return {"decision": "idle", "now": engine.now, "started": []}
+                started = engine.advance(until)
+                return {"decision": "advanced", "now": engine.now, "started": started}
+        except RmsInputError as exc:
+            raise _with_status(exc) from None
+        return {**out, "at": engine.now}
+
+    def dry_run(self, engine: QueueScheduler, event: dict[str, Any]) -> dict[str, Any]:
+        raise NoDryRun("queued clusters decide when a job starts, not whether: there is "
+                       "nothing to dry-run")
+
+    def describe(self, engine: QueueScheduler) -> dict[str, Any]:
+        out = engine.describe()
+        out["clock"] = {"mode": engine.clock, "time_unit_seconds": engine.time_unit,
+                        "next_event_at": _finite(engine.next_event_time())}
+        return out
+
+    def job_view(self, engine: QueueScheduler, job_id: str) -> dict[str, Any]:
+        try:
+            return engine.job_view(job_id)
+        except RmsInputError as exc:
+            raise _with_status(exc) from None
+
+
+def _with_status(exc: RmsInputError) -> RmsInputError:
+    exc.status, exc.title = _QUEUE_STATUS.get(exc.code, (422, "Request refused by the policy"))
+    return exc
+
+
+def wall_time(engine: QueueScheduler, created_at: datetime) -> float:
+    """Time units since the cluster was created: the wall clock of a queued cluster."""
+    return (utcnow() - as_utc(created_at)).total_seconds() / engine.time_unit
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None
+
+
+QUEUE = QueueFamily()
+
+
 def family_for(kind: str) -> Family:
     if kind in PLACEMENT_ENGINES:
         return PLACEMENT
+    if kind in QUEUE_POLICIES:
+        return QUEUE
     if kind in RESERVATION_POLICIES:
         return RESERVATION
     if kind in MOMENT_POLICIES:
@@ -236,5 +386,5 @@ def family_for(kind: str) -> Family:
 
 
 def cluster_kinds() -> list[str]:
-    """Policy kinds served under /v1/clusters: placement and moment admission."""
-    return sorted([*PLACEMENT_ENGINES, *MOMENT_POLICIES])
+    """Policy kinds served under /v1/clusters: placement, queues and moment admission."""
+    return sorted([*PLACEMENT_ENGINES, *QUEUE_POLICIES, *MOMENT_POLICIES])

@@ -9,11 +9,13 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
 from app.service.auth import Principal, authenticate, cluster_owner
-from app.service.policies import MOMENT, PLACEMENT, RESERVATION, Family, family_for
+from app.service.context import ServiceContext
+from app.service.policies import MOMENT, PLACEMENT, QUEUE, RESERVATION, Family, family_for
 
 # Routes under /v1/clusters/{id} that every cluster kind answers.
-ANY_CLUSTER = (PLACEMENT, MOMENT)
-from app.service.context import ServiceContext
+ANY_CLUSTER = (PLACEMENT, QUEUE, MOMENT)
+# Clusters that take job arrivals and departures.
+JOB_CLUSTERS = (PLACEMENT, QUEUE)
 
 
 # Dependencies are ``async def`` although they do no I/O worth awaiting: FastAPI runs a plain
@@ -43,9 +45,10 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_lengt
 
 
 def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
-                    scope: str, family: Family | tuple[Family, ...] = PLACEMENT) -> None:
+                    scope: str, family: Family | tuple[Family, ...] = PLACEMENT) -> Family:
     """403 unless the key may use ``scope`` on this cluster (404 if there is no cluster, or
-    if the id names a stream of another family: a reservation is not a cluster).
+    if the id names a stream of another family: a reservation is not a cluster). Returns
+    the cluster's family.
 
     With auth disabled (local development) every cluster is open, whoever created it.
     """
@@ -58,6 +61,7 @@ def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
                               f" {cluster_id!r}")
     if not ctx.settings.auth_disabled:
         principal.require_cluster(scope, owner, name)
+    return family_for(kind)
 
 
 def event_id_from(body_id: str | None, header_id: str | None) -> str:

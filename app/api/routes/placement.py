@@ -1,15 +1,20 @@
-"""Placement events: a job arrives, a job departs, or a batch of both."""
+"""Job events: a job arrives, a job departs, or a batch of both.
+
+A placement cluster answers an arrival at once (placed / rejected, 200); a queued cluster
+(RMS and the greedy queue baselines) answers 202 with the job's place in the queue, or 200 if
+it started at once."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, IdempotencyKey, event_id_from, require_cluster
-from app.api.schemas.events import (ArrivalIn, BatchIn, BatchOut, DepartureIn, PlacementOut,
-                                    ReleaseOut)
+from app.api.routes.deps import (JOB_CLUSTERS, Auth, Ctx, IdempotencyKey, event_id_from,
+                                 require_cluster)
+from app.api.schemas.events import ArrivalIn, ArrivalOut, BatchIn, BatchOut, DepartureIn, DepartureOut
+from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
 from app.service.events import apply_batch, dry_run, submit_event
 
@@ -18,35 +23,47 @@ router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
 
 
 
-@router.post("/arrivals", response_model=PlacementOut, operation_id="postArrival",
-             summary="A job arrives: place it or reject it")
-def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth,
+@router.post("/arrivals", response_model=ArrivalOut, operation_id="postArrival",
+             summary="A job arrives: place it or reject it (queued clusters: queue it)",
+             responses={202: {"model": QueueArrivalOut,
+                              "description": "Queued: the job waits for the scheduler."}})
+def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth, response: Response,
             idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write")
-    event = {"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type}
+    require_cluster(ctx, principal, cluster_id, "write", JOB_CLUSTERS)
+    event = _with_time({"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type},
+                       body.at)
     if body.dry_run:
         return dry_run(ctx, cluster_id, event)
     event["event_id"] = event_id_from(body.event_id, idempotency_key)
-    return submit_event(ctx, cluster_id, event)
+    answer = submit_event(ctx, cluster_id, event)
+    if answer["decision"] == "queued":
+        response.status_code = status.HTTP_202_ACCEPTED
+    return answer
 
 
-@router.post("/departures", response_model=ReleaseOut, operation_id="postDeparture",
-             summary="A job departs: free its slot, maybe migrate or reconfigure")
+@router.post("/departures", response_model=DepartureOut, operation_id="postDeparture",
+             summary="A job departs: free its slot, maybe migrate, reconfigure or start "
+                     "queued jobs")
 def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth,
               idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write")
-    event = {"kind": "departure", "job_id": body.job_id,
-             "event_id": event_id_from(body.event_id, idempotency_key)}
+    require_cluster(ctx, principal, cluster_id, "write", JOB_CLUSTERS)
+    event = _with_time({"kind": "departure", "job_id": body.job_id,
+                        "event_id": event_id_from(body.event_id, idempotency_key)}, body.at)
     return submit_event(ctx, cluster_id, event)
+
+
+def _with_time(event: dict[str, Any], at: float | None) -> dict[str, Any]:
+    # Only present when given, so that placement events hash as they always did.
+    return event if at is None else {**event, "at": at}
 
 
 @router.post("/events:batch", response_model=BatchOut, operation_id="postEventBatch",
              summary="Several events decided in order in one transaction, all or nothing")
 def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write")
+    require_cluster(ctx, principal, cluster_id, "write", JOB_CLUSTERS)
     limit = ctx.settings.max_batch_events
     if len(body.events) > limit:
         raise Unprocessable(f"at most {limit} events per batch",
                             errors=[{"field": "events", "message": f"more than {limit}"}])
-    events = [e.model_dump() for e in body.events]
+    events = [e.model_dump(exclude_none=True) for e in body.events]
     return {"results": apply_batch(ctx, cluster_id, events)}

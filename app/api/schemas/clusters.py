@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Discriminator, Field, Tag, model_validator
 
 from app.api.schemas.moments import MomentClusterCreate
+from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
 
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
 
@@ -64,8 +65,10 @@ class DraPolicy(StrictModel):
                              "priority >= 1 preempts priority-0 jobs, smallest first.")
 
 
-PolicyIn = Annotated[DraPolicy | FirstFitPolicy | BestFitPolicy | PowerOfDPolicy,
-                     Field(discriminator="kind")]
+# Placement policies answer at once (placed / rejected); queue policies (RMS and the greedy
+# queue baselines) make a job wait until it can start.
+PolicyIn = Annotated[DraPolicy | FirstFitPolicy | BestFitPolicy | PowerOfDPolicy
+                     | RmsPolicy | GreedyQueuePolicy, Field(discriminator="kind")]
 
 
 EXAMPLE_CLUSTER = {
@@ -92,7 +95,7 @@ class ClusterCreate(StrictModel):
     job_types: list[JobTypeIn] = Field(min_length=1, max_length=256)
     policy: PolicyIn
     seed: int = Field(0, ge=0, le=2**63 - 1,
-                      description="Seeds the policy's random generator (power-of-d).")
+                      description="Seeds the policy's random generator (power-of-d, RMS).")
 
     @model_validator(mode="after")
     def _names_unique(self) -> ClusterCreate:

@@ -26,3 +26,13 @@ class Page(BaseModel):
     items: list[Any]
     next_cursor: str | None = Field(
         None, description="Pass as `cursor` to get the next page; null on the last page.")
+
+
+# At most 1e12 time units: far beyond any cluster's life, and exact enough in a float.
+Instant = Annotated[float, Field(ge=0, le=1e12, allow_inf_nan=False)]
+
+
+class Delivery(BaseModel):
+    event_seq: int | None = Field(description="Position in the cluster's log; null on dry run.")
+    replayed: bool = Field(description="True when this answers a retry of a logged event.")
+    dry_run: bool = False

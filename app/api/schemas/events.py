@@ -1,13 +1,17 @@
-"""Placement events (arrivals, departures) and the decisions returned for them."""
+"""Job events (arrivals, departures) and the decisions returned for them."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Discriminator, Field, Tag
 
-from app.api.schemas.common import ClientId, Name, StrictModel
+from app.api.schemas.common import ClientId, Delivery, Instant, Name, StrictModel
+from app.api.schemas.queues import QueueArrivalOut, QueueReleaseOut
+
+AT_DOC = ("Queued clusters with the client clock only: when the event happened (time units, "
+          "never decreasing). Placement clusters and the wall clock refuse it.")
 
 EVENT_ID_DOC = ("Idempotency key of this event, unique per cluster. A retry with the same id "
                 "and body returns the stored decision; with another body it is a 409. May be "
@@ -21,12 +25,14 @@ class ArrivalIn(StrictModel):
     event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
     job_id: ClientId
     job_type: Name
+    at: Instant | None = Field(None, description=AT_DOC)
     dry_run: bool = Field(False, description="Decide without committing anything.")
 
 
 class DepartureIn(StrictModel):
     event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
     job_id: ClientId
+    at: Instant | None = Field(None, description=AT_DOC)
 
 
 class BatchArrival(StrictModel):
@@ -34,12 +40,14 @@ class BatchArrival(StrictModel):
     event_id: ClientId
     job_id: ClientId
     job_type: Name
+    at: Instant | None = Field(None, description=AT_DOC)
 
 
 class BatchDeparture(StrictModel):
     kind: Literal["departure"]
     event_id: ClientId
     job_id: ClientId
+    at: Instant | None = Field(None, description=AT_DOC)
 
 
 BatchEvent = Annotated[BatchArrival | BatchDeparture, Field(discriminator="kind")]
@@ -66,12 +74,6 @@ class ReconfigurationOut(BaseModel):
     configuration: dict[str, int]
 
 
-class Delivery(BaseModel):
-    event_seq: int | None = Field(description="Position in the cluster's log; null on dry run.")
-    replayed: bool = Field(description="True when this answers a retry of a logged event.")
-    dry_run: bool = False
-
-
 class PlacementOut(Delivery):
     decision: Literal["placed", "rejected"]
     server_id: str | None
@@ -90,8 +92,20 @@ class ReleaseOut(Delivery):
     reconfigured: list[ReconfigurationOut] = []
 
 
+def _answer_kind(v: Any) -> str:
+    started = v.get("started") if isinstance(v, dict) else getattr(v, "started", None)
+    return "placement" if started is None else "queue"
+
+
+# What an arrival or a departure answers: a placement cluster's decision, or a queued one's.
+ArrivalOut = Annotated[Annotated[PlacementOut, Tag("placement")]
+                       | Annotated[QueueArrivalOut, Tag("queue")], Discriminator(_answer_kind)]
+DepartureOut = Annotated[Annotated[ReleaseOut, Tag("placement")]
+                         | Annotated[QueueReleaseOut, Tag("queue")], Discriminator(_answer_kind)]
+
+
 class BatchOut(BaseModel):
-    results: list[PlacementOut | ReleaseOut]
+    results: list[ArrivalOut | DepartureOut]
 
 
 class LoggedEvent(BaseModel):

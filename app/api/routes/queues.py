@@ -1,0 +1,41 @@
+"""Queued clusters: where a job is, and ticks that move the scheduler's clock.
+
+Arrivals and departures go through the job routes (placement.py); this module adds what only
+a queue has. Ticks carry no event id: "fire everything due before ``until``" means the same
+thing twice, and a tick that finds nothing due is not logged at all.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi import APIRouter
+
+from app.api.problems import responses
+from app.api.routes.deps import Auth, Ctx, require_cluster
+from app.api.schemas.common import ClientId
+from app.api.schemas.queues import JobOut, TickIn, TickOut
+from app.service.events import read_engine, submit_event
+from app.service.policies import QUEUE
+
+router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["queues"],
+                   responses=responses(401, 403, 404))
+
+
+@router.post("/tick", response_model=TickOut, operation_id="postTick",
+             summary="Fire the scheduler's clocks and dummy departures due before `until`",
+             responses=responses(400, 409, 413, 422, 503))
+def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "write", QUEUE)
+    event: dict[str, Any] = {"kind": "tick", "event_id": f"tick-{uuid.uuid4()}"}
+    if body.until is not None:
+        event["until"] = body.until
+    return submit_event(ctx, cluster_id, event)
+
+
+@router.get("/jobs/{job_id}", response_model=JobOut, response_model_exclude_none=True,
+            operation_id="getJob", summary="Where a job is: queued, running or finished")
+def job(cluster_id: str, job_id: ClientId, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+    require_cluster(ctx, principal, cluster_id, "read", QUEUE)
+    return read_engine(ctx, cluster_id, lambda engine, _c: QUEUE.job_view(engine, job_id))

@@ -1,0 +1,118 @@
+"""Queued clusters (the RMS paper): policies, and what their events take and answer.
+
+A queued cluster never rejects: an arrival that cannot start waits in its type's queue until
+the scheduler starts it (a Poisson clock tick, a departure, or at once for the greedy
+baselines). Time is either the wall clock (the service stamps every event and a background
+loop fires the clocks) or the clients' (every event carries ``at``; ticks are explicit).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from app.api.schemas.common import Delivery, Instant, StrictModel
+
+Rate = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
+
+CLOCK_DOC = ("wall: the service stamps each event with the time since the cluster was created "
+             "(in time units) and a background loop fires the scheduler's clocks; events must "
+             "not carry `at`. client: every event carries `at` (and ticks `until`), which never "
+             "decreases; nothing happens between events unless a client ticks.")
+
+
+class QueueClock(StrictModel):
+    clock: Literal["wall", "client"] = Field("wall", description=CLOCK_DOC)
+    time_unit_seconds: float = Field(
+        1.0, gt=0, le=1e7, allow_inf_nan=False,
+        description="Seconds per time unit on the wall clock; rates are per time unit.")
+    finished_history: int = Field(
+        1000, ge=0, le=1_000_000,
+        description="Finished jobs kept for GET .../jobs/{job_id} (oldest forgotten first).")
+
+
+class RmsPolicy(QueueClock):
+    """Randomized Multi-resource Scheduling, Algorithm 1 (centralized queues) with the §VI
+    variants; ``routing`` switches to Algorithm 2 (a queue per server and type)."""
+
+    kind: Literal["rms"]
+    sampling: Literal["uniform", "rf", "bf"] = Field(
+        "uniform", description="Server tried on a clock tick: uniform (Algorithm 1), rf "
+        "(Random-Fit among those it fits in) or bf (Best-Fit), §VI.")
+    adaptive: bool = Field(False, description="RMS-AD: one clock of the total rate; a tick "
+                           "picks queue j with probability proportional to exp(w_j).")
+    replace_dummies: bool = Field(False, description="Remark 2: an arriving job takes the slot "
+                                  "of a dummy job of its type instead of queueing.")
+    clock_rate: Rate | dict[str, Rate] | None = Field(
+        None, description="Poisson clock rate r_j per time unit: one number, or one per job "
+        "type. Default: the number of servers.")
+    mu: Rate | dict[str, Rate] = Field(
+        1.0, description="Service rate of the real jobs per time unit (1 / mean duration): "
+        "dummy jobs hold their slot for an exponential time of this rate.")
+    epsilon: float = Field(0.5, gt=0, lt=1, description="ε in the weight floor ε/(8M)·f(Q_max).")
+    b: float = Field(0.0, ge=0, lt=1, description="f(x) = log(1+x)^(1-b).")
+
+
+class GreedyQueuePolicy(QueueClock):
+    """Work-conserving baselines (§III): start an arrival at once if a server has room (chosen
+    by the rule), otherwise queue it; a departure starts the waiting jobs that fit."""
+
+    kind: Literal["best_fit_queue", "first_fit_queue", "random_fit_queue"]
+    order: Literal["fifo", "small_first", "large_first"] = Field(
+        "fifo", description="Which waiting job a freed server takes first.")
+
+
+QUEUE_POLICY_KINDS = ("rms", "best_fit_queue", "first_fit_queue", "random_fit_queue")
+
+
+class TickIn(StrictModel):
+    until: Instant | None = Field(
+        None, description="Client clock: fire every clock and dummy departure due before this "
+        "time. Wall clock: leave out (the service uses now).")
+
+
+class StartedJob(BaseModel):
+    job_id: str
+    job_type: str
+    server_id: str
+    at: float = Field(description="When it started (time units).")
+    queued_at: float
+
+
+class QueueArrivalOut(Delivery):
+    decision: Literal["queued", "started"]
+    job_id: str
+    position: int | None = Field(description="Place in its type's queue (0 = next); null "
+                                 "when it started at once.")
+    server_id: str | None = None
+    at: float
+    started: list[StartedJob] = Field(
+        description="Queued jobs the scheduler started up to this event (before it).")
+
+
+class QueueReleaseOut(Delivery):
+    decision: Literal["released"]
+    job_id: str
+    server_id: str
+    at: float
+    started: list[StartedJob] = Field(
+        description="Jobs started up to and at this departure, e.g. into the freed slot.")
+
+
+class TickOut(Delivery):
+    decision: Literal["advanced", "idle"] = Field(
+        description="idle: nothing was due, nothing changed and nothing was logged.")
+    now: float
+    started: list[StartedJob]
+
+
+class JobOut(BaseModel):
+    job_id: str
+    job_type: str
+    status: Literal["queued", "running", "finished"]
+    position: int | None = None
+    server_id: str | None = None
+    queued_at: float
+    started_at: float | None = None
+    finished_at: float | None = None

@@ -1,0 +1,106 @@
+"""The background loop that keeps wall-clock queued clusters' time moving.
+
+RMS starts queued jobs on Poisson clock ticks and frees dummy jobs' slots when they depart;
+with the wall clock those happen between requests, so something must fire them. Every process
+runs one loop: each pass ticks every wall-clock queued cluster up to now through the ordinary
+event path (cluster row lock, log, commit), so several processes may tick one cluster and the
+lock orders them; the second finds nothing due and is answered ``idle`` without writing.
+
+A pass skips a cluster without a transaction when this process holds its engine at the
+committed version and nothing is due yet: most passes touch the database with one indexed read.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+import uuid
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+
+from app.errors import ClusterNotFound, HeadroomError
+from app.service.context import ServiceContext
+from app.service.events import submit_event
+from app.service.policies import QUEUE_POLICIES, wall_time
+from app.store.models import Cluster
+
+log = logging.getLogger("headroom.ticker")
+
+# How often the list of wall-clock clusters is re-read (new clusters start ticking within it).
+LIST_EVERY_SECONDS = 10.0
+
+
+def wall_clock_clusters(ctx: ServiceContext) -> list[tuple[str, datetime]]:
+    with ctx.db.connect() as conn:
+        rows = conn.execute(select(Cluster.id, Cluster.spec, Cluster.created_at)
+                            .where(Cluster.policy_kind.in_(QUEUE_POLICIES))).all()
+    return [(r.id, r.created_at) for r in rows if r.spec["policy"].get("clock") == "wall"]
+
+
+def tick_cluster(ctx: ServiceContext, cluster_id: str, created_at: datetime
+                 ) -> dict[str, Any] | None:
+    """Fire what is due on one cluster; None when it was skipped as certainly idle."""
+    with ctx.engines.exclusive(cluster_id):
+        item = ctx.engines.peek(cluster_id)
+        if item is not None:
+            with ctx.db.connect() as conn:
+                version = conn.execute(select(Cluster.version)
+                                       .where(Cluster.id == cluster_id)).scalar()
+            if version is None:
+                raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
+            if version == item.version and \
+                    item.engine.next_event_time() >= wall_time(item.engine, created_at):
+                return None
+    return submit_event(ctx, cluster_id, {"kind": "tick", "event_id": f"tick-{uuid.uuid4()}"})
+
+
+class TickLoop:
+    def __init__(self, ctx: ServiceContext, interval: float):
+        self.ctx, self.interval = ctx, interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._clusters: list[tuple[str, datetime]] = []
+        self._listed_at = -math.inf
+
+    def start(self) -> None:
+        if self.interval > 0:
+            self._thread = threading.Thread(target=self._run, name="headroom-ticker",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.run_once()
+            except Exception:  # a bad pass must not end the loop (the database may be down)
+                log.exception("tick pass failed")
+
+    def run_once(self) -> int:
+        """One pass over the wall-clock clusters; returns how many advanced."""
+        if time.monotonic() - self._listed_at >= LIST_EVERY_SECONDS:
+            self._clusters = wall_clock_clusters(self.ctx)
+            self._listed_at = time.monotonic()
+        advanced = 0
+        for cluster_id, created_at in list(self._clusters):
+            if self._stop.is_set():
+                break
+            try:
+                out = tick_cluster(self.ctx, cluster_id, created_at)
+            except ClusterNotFound:  # deleted since the list was read
+                self._clusters.remove((cluster_id, created_at))
+                continue
+            except HeadroomError as exc:  # busy or diverged: the next pass tries again
+                log.warning("tick failed", extra={"cluster_id": cluster_id, "code": exc.code})
+                continue
+            if out is not None and out["decision"] == "advanced":
+                advanced += 1
+        return advanced
