@@ -25,7 +25,8 @@ def preset_setup(preset: str, servers: int = 20, intensity: float = 0.9):
         model, lam, mu = bf_instability_model()
         # Greedy: a freed server takes the smallest waiting job first (one of Definition 1's
         # arbitrary selection rules); with oldest-first the instability did not show within
-        # our horizons (docs/reproduction/rms.md). RMS: r_j = 2L ticks per queue.
+        # our horizons (docs/reproduction/rms.md). RMS: r_j = 2L ticks per type (Algorithm
+        # 2: 2 per server queue).
         return model, lam, mu, {"greedy": {"order": "small_first"}, "rms": {"clock_rate": 20.0}}
     if preset == "ec2":
         model = ec2_model(servers)
@@ -60,14 +61,16 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
                     "final total queue size per policy.")
     p.add_argument("--preset", choices=PRESETS, default="bf-instability")
     p.add_argument("--policies", default=DEFAULT_POLICIES,
-                   help="comma list: rms[_rf|_bf][_ad][_plus], best_fit_queue, "
-                        "first_fit_queue, random_fit_queue")
+                   help="comma list: rms[_rf|_bf][_ad][_plus], rms_jsq[_plus], "
+                        "rms_po2[_plus] (Algorithm 2), best_fit_queue, first_fit_queue, "
+                        "random_fit_queue")
     p.add_argument("--duration", "-T", type=positive(float), default=1000.0)
     p.add_argument("--warmup", type=float, default=0.0)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--servers", type=int, default=20, help="ec2 preset only")
     p.add_argument("--intensity", type=float, default=0.9, help="ec2 preset only (zeta)")
-    p.add_argument("--clock-rate", type=positive(float), help="r_j for every RMS queue")
+    p.add_argument("--clock-rate", type=positive(float),
+                   help="r_j for every job type; Algorithm 2 splits it over the servers")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=run_simulate)
     return p

@@ -1,4 +1,4 @@
-"""``headroom reproduce rms``: the RMS paper's Fig. 1b, Fig. 2 and Fig. 3, scaled down.
+"""``headroom reproduce rms``: the RMS paper's Fig. 1b, Fig. 2, Fig. 3 and Fig. 4, scaled down.
 
 Writes <out>/rms.md and PNG plots into <out>/rms/. ``quick=True`` shrinks every horizon so
 the whole thing runs in seconds (tests); the committed doc is the full run.
@@ -18,6 +18,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 from app.sim.rms_cli import run_policies  # noqa: E402
 
 FIG3_POLICIES = ("rms", "rms_rf", "rms_bf", "rms_ad", "rms_rf_ad", "rms_bf_ad")
+# Algorithm 2 (distributed queues): JSQ routing as in Fig. 4, and Remark 4's power-of-two.
+DISTRIBUTED = ("rms_jsq", "rms_po2")
 
 
 def _scale(quick: bool) -> dict[str, Any]:
@@ -37,7 +39,8 @@ def _mean(xs: list[float]) -> float:
 def fig1(sc: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     T = sc["fig1_T"]
     pols = ["best_fit_queue", "rms", "rms_rf_ad"]
-    runs = {s: run_policies("bf-instability", pols, T, s, sample_step=T / 200)
+    # Algorithm 2 joins the table (same jobs, same seeds), not the plot, which stays Fig. 1b.
+    runs = {s: run_policies("bf-instability", [*pols, *DISTRIBUTED], T, s, sample_step=T / 200)
             for s in sc["fig1_seeds"]}
     # The oldest-first greedy needs its default selection rule, not the preset's.
     from app.sim.rms_sim import bf_instability_model, simulate
@@ -66,8 +69,10 @@ def fig1(sc: dict[str, Any], out_dir: Path) -> dict[str, Any]:
         return _mean(r.queue[:n]), _mean(r.queue[n:])
 
     table = {}
+    labels.update({"rms_jsq": "RMS+JSQ (Algorithm 2)", "rms_po2": "RMS+po2 (Algorithm 2)"})
     for name, get in [*((labels[p], (lambda s, p=p: runs[s][p])) for p in pols),
-                      ("Best-Fit (oldest first)", lambda s: fifo[s])]:
+                      ("Best-Fit (oldest first)", lambda s: fifo[s]),
+                      *((labels[p], (lambda s, p=p: runs[s][p])) for p in DISTRIBUTED)]:
         rs = [get(s) for s in sc["fig1_seeds"]]
         halves = [half_means(r) for r in rs]
         table[name] = {"mean": _mean([r.mean_queue for r in rs]),
@@ -129,6 +134,28 @@ def fig3(sc: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     return res
 
 
+def fig4(sc: dict[str, Any], f3: dict[str, Any], out_dir: Path) -> dict[str, Any]:
+    """Fig. 4 (§VII-A.2): centralized RMS against distributed queues in Fig. 3's setting. The
+    total clock rate is 30 in both schemes with equal rates for all queues: r_j = 10 per
+    type, so r_j^l = 10 / L per server queue. RMS's numbers are Fig. 3's (same runs)."""
+    L = sc["fig3_servers"]
+    res = {"rms": f3["rms"],
+           **{p: {z: _ec2(p, L, z, 10.0, sc) for z in sc["intensities"]} for p in DISTRIBUTED}}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    labels = {"rms": "RMS (centralized)", "rms_jsq": "RMS+JSQ", "rms_po2": "RMS+po2"}
+    for p, row in res.items():
+        ax.plot(list(row), list(row.values()), marker="o", label=labels[p])
+    ax.set_yscale("log")
+    ax.set_xlabel("traffic intensity ζ")
+    ax.set_ylabel("time-average total queue")
+    ax.set_title(f"Fig. 4: centralized vs distributed queues, {L} servers, total clock rate 30")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(out_dir / "fig4_distributed.png", dpi=110)
+    plt.close(fig)
+    return res
+
+
 def reproduce(out: Path, quick: bool = False) -> Path:
     sc = _scale(quick)
     out.mkdir(parents=True, exist_ok=True)
@@ -138,8 +165,9 @@ def reproduce(out: Path, quick: bool = False) -> Path:
     f1 = fig1(sc, plots)
     f2 = fig2(sc, plots)
     f3 = fig3(sc, plots)
+    f4 = fig4(sc, f3, plots)
     from app.sim.rms_reproduce_text import render
 
     doc = out / "rms.md"
-    doc.write_text(render(sc, f1, f2, f3, quick, time.time() - t0))
+    doc.write_text(render(sc, f1, f2, f3, f4, quick, time.time() - t0))
     return doc

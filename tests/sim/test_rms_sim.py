@@ -61,8 +61,10 @@ def test_reproduce_quick(tmp_path, capsys):
     args = _parse(add_reproduce_parser, ["rms", "--out", str(tmp_path), "--quick"])
     assert args.func(args) == 0
     doc = (tmp_path / "rms.md").read_text()
-    assert "Fig. 1b" in doc and "Fig. 2" in doc and "Fig. 3" in doc
-    for png in ("fig1b_bf_instability.png", "fig2_clock_rate.png", "fig3_variants.png"):
+    assert "Fig. 1b" in doc and "Fig. 2" in doc and "Fig. 3" in doc and "Fig. 4" in doc
+    assert "RMS+JSQ (Algorithm 2)" in doc and "| rms_po2 |" in doc
+    for png in ("fig1b_bf_instability.png", "fig2_clock_rate.png", "fig3_variants.png",
+                "fig4_distributed.png"):
         assert (tmp_path / "rms" / png).stat().st_size > 1000
 
 

@@ -105,7 +105,8 @@ def test_first_fit_uses_lowest_server():
     assert eng.arrive("s", "small", 0.0)["server_id"] == "a-0"
 
 
-@pytest.mark.parametrize("name", POLICIES)
+# Algorithm 2 (tests/unit/test_rms_distributed.py) shares the validation contract.
+@pytest.mark.parametrize("name", [*POLICIES, "rms_jsq", "rms_po2_plus"])
 def test_validation_errors_carry_field_and_leave_state(name):
     eng = make(name)
     eng.arrive("j1", "small", 1.0)

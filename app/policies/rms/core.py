@@ -61,15 +61,7 @@ class QueueScheduler:
         self._check_time("at", at)
         started = self._advance(float(at))
         self.arrived += 1
-        s = self._place_arrival(j)
-        if s is None:
-            self.queues[j].append(job_id)
-            self.queued[job_id] = (j, self.now)
-            return {"decision": "queued", "job_id": job_id, "position": len(self.queues[j]) - 1,
-                    "started": started}
-        rec = self._start(job_id, j, s, self.now)
-        return {"decision": "started", "job_id": job_id, "position": None,
-                "server_id": rec["server_id"], "started": started}
+        return self._admit(job_id, j, started)
 
     def depart(self, job_id: str, at: float) -> dict[str, Any]:
         """Job ``job_id`` finished at ``at``. It must be running when the call is made (a job
@@ -116,10 +108,7 @@ class QueueScheduler:
     def job_view(self, job_id: str) -> dict[str, Any]:
         ids = self.model.server_ids
         if job_id in self.queued:
-            j, qa = self.queued[job_id]
-            return {"job_id": job_id, "job_type": self.model.job_types[j].name,
-                    "status": "queued", "queued_at": qa,
-                    "position": self.queues[j].index(job_id)}
+            return self._queued_view(job_id)
         if job_id in self.running:
             s, j, qa, sa = self.running[job_id]
             return {"job_id": job_id, "job_type": self.model.job_types[j].name,
@@ -152,7 +141,7 @@ class QueueScheduler:
     def to_state(self) -> dict[str, Any]:
         return {
             "kind": self.kind, "now": self.now, "rng": self.rng.bit_generator.state,
-            "queues": [[[jid, self.queued[jid][1]] for jid in q] for q in self.queues],
+            "queues": self._queues_state(),
             "running": [[jid, *v] for jid, v in self.running.items()],
             "finished": [[jid, *v] for jid, v in self.finished.items()],
             # Stored rather than recomputed: re-summing in another order could move a float
@@ -168,10 +157,7 @@ class QueueScheduler:
         eng = cls(model, params)
         eng.rng.bit_generator.state = state["rng"]
         eng.now = float(state["now"])
-        for j, q in enumerate(state["queues"]):
-            for jid, qa in q:
-                eng.queues[j].append(jid)
-                eng.queued[jid] = (j, float(qa))
+        eng._restore_queues(state["queues"])
         for jid, s, j, qa, sa in state["running"]:
             eng.running[jid] = (int(s), int(j), float(qa), float(sa))
         for jid, s, j, qa, sa, fa in state["finished"]:
@@ -183,6 +169,36 @@ class QueueScheduler:
         return eng
 
     # ---- hooks --------------------------------------------------------------------------
+    # The waiting room: one FIFO queue per type here. A scheduler with other queues (RMS with
+    # a queue per server and type, Algorithm 2) overrides _admit, _queued_view, queue_lengths
+    # and the two queue-state hooks together.
+
+    def _admit(self, job_id: str, j: int, started: list[dict[str, Any]]) -> dict[str, Any]:
+        """Start or queue a type-j arrival at ``self.now`` (validated and counted); returns
+        ``arrive``'s answer, with ``started`` (the earlier starts of this call) in it."""
+        s = self._place_arrival(j)
+        if s is None:
+            self.queues[j].append(job_id)
+            self.queued[job_id] = (j, self.now)
+            return {"decision": "queued", "job_id": job_id, "position": len(self.queues[j]) - 1,
+                    "started": started}
+        rec = self._start(job_id, j, s, self.now)
+        return {"decision": "started", "job_id": job_id, "position": None,
+                "server_id": rec["server_id"], "started": started}
+
+    def _queued_view(self, job_id: str) -> dict[str, Any]:
+        j, qa = self.queued[job_id]
+        return {"job_id": job_id, "job_type": self.model.job_types[j].name,
+                "status": "queued", "queued_at": qa, "position": self.queues[j].index(job_id)}
+
+    def _queues_state(self) -> Any:
+        return [[[jid, self.queued[jid][1]] for jid in q] for q in self.queues]
+
+    def _restore_queues(self, data: Any) -> None:
+        for j, q in enumerate(data):
+            for jid, qa in q:
+                self.queues[j].append(jid)
+                self.queued[jid] = (j, float(qa))
 
     def _place_arrival(self, j: int) -> int | None:
         """Server to start a type-j arrival on now (capacity already free), or None to queue."""

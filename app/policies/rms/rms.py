@@ -48,6 +48,17 @@ def _per_type(model: ClusterModel, name: str, value: Any) -> list[float]:
     return [float(x) for x in out]
 
 
+def draw_index(rng: np.random.Generator, probs: list[float]) -> int:
+    """Index i with probability probs[i] / sum(probs), from one uniform draw."""
+    u = rng.random() * sum(probs)
+    acc = 0.0
+    for i, p in enumerate(probs):
+        acc += p
+        if u < acc:
+            return i
+    return len(probs) - 1  # u landed on the float rounding of the last partial sum
+
+
 class RmsScheduler(QueueScheduler):
     kind = "rms"
     default_params = {
@@ -143,13 +154,7 @@ class RmsScheduler(QueueScheduler):
             probs = [math.exp(x - top) for x in w]
         else:
             probs = self.rates
-        u = self.rng.random() * sum(probs)
-        j, acc = len(probs) - 1, 0.0
-        for i, p in enumerate(probs):
-            acc += p
-            if u < acc:
-                j = i
-                break
+        j = draw_index(self.rng, probs)
         s = choose_server(self.params["sampling"], self.model, self.used, j, self.rng)
         return [] if s is None else self._fill(s, j)
 
@@ -157,6 +162,10 @@ class RmsScheduler(QueueScheduler):
         """Put Q_j's head on server s, or a dummy if Q_j is empty (the caller checked fit)."""
         if self.queues[j]:
             return [self._start_head(j, s)]
+        self._add_dummy(s, j)
+        return []
+
+    def _add_dummy(self, s: int, j: int) -> int:
         did = self.dummy_seq
         self.dummy_seq += 1
         departs = self.now + float(self.rng.exponential(1.0 / self.mu[j]))
@@ -164,7 +173,7 @@ class RmsScheduler(QueueScheduler):
         self.dummies_by_type[j][did] = None
         heapq.heappush(self.dummy_heap, (departs, did))
         self._occupy(s, j)
-        return []
+        return did
 
     def _remove_dummy(self, did: int) -> int:
         s, j, _ = self.dummies.pop(did)
