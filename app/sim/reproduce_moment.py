@@ -67,7 +67,7 @@ def render(res: dict[str, Any], quick: bool) -> str:
         "",
         "## Scale, and how it differs from the paper",
         "",
-        f"| | paper §5.2 | here |",
+        "| | paper §5.2 | here |",
         "|---|---|---|",
         f"| capacity | 20,000 cores | {cap:,} cores |",
         f"| arrivals | 1 per hour | {c['arrival_rate']:g} per hour (same load per core) |",

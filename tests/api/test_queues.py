@@ -274,3 +274,28 @@ def test_service_builds_the_engine_the_simulator_builds():
     eng = QUEUE.build(spec)
     ref = make_scheduler("rms", cluster_model(spec), {}, np.random.default_rng(11))
     assert eng.to_state() == ref.to_state()
+
+
+def test_distributed_queues_route_each_arrival_to_a_server(client):
+    """Algorithm 2 over HTTP: a queued job is bound to the server whose queue it joined."""
+    cid = create(client, {"kind": "rms", "clock": "client", "routing": "jsq"})["id"]
+    views = []
+    for i in range(6):
+        assert arrive(client, cid, f"e{i}", f"j{i}", at=0.0).status_code == 202
+        views.append(job(client, cid, f"j{i}").json())
+    # JSQ over three servers: two rounds, every server's queue gets one job per round.
+    servers = [v["server_id"] for v in views]
+    assert sorted(servers[:3]) == sorted(servers[3:]) == ["s-0", "s-1", "s-2"]
+    assert [v["position"] for v in views] == [0, 0, 0, 1, 1, 1]
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert state["variant"]["routing"] == "jsq" and state["local_queues_nonempty"] == 3
+    started = tick(client, cid, until=50.0).json()["started"]
+    assert {s["job_id"]: s["server_id"] for s in started} == \
+        {v["job_id"]: v["server_id"] for v in views}
+
+
+def test_distributed_queues_refuse_centralized_only_variants(client):
+    r = client.post("/v1/clusters", json=queue_spec(
+        {"kind": "rms", "routing": "po2", "adaptive": True}))
+    body = assert_problem(r, 422, "validation_error")
+    assert "adaptive" in body["detail"]

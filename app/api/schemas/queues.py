@@ -37,6 +37,11 @@ class RmsPolicy(QueueClock):
     variants; ``routing`` switches to Algorithm 2 (a queue per server and type)."""
 
     kind: Literal["rms"]
+    routing: Literal["central", "jsq", "po2"] = Field(
+        "central", description="central: one queue per job type (Algorithm 1). jsq / po2: a "
+        "queue per server and type, an arrival joins the shortest of all (JSQ) or of two "
+        "sampled servers' queues (Algorithm 2, Remark 4); clock_rate is then split evenly "
+        "over the servers.")
     sampling: Literal["uniform", "rf", "bf"] = Field(
         "uniform", description="Server tried on a clock tick: uniform (Algorithm 1), rf "
         "(Random-Fit among those it fits in) or bf (Best-Fit), §VI.")
