@@ -78,8 +78,10 @@ class _Client:
         return {"kind": "arrival", "event_id": eid, "job_id": job, "job_type": vm[0]}
 
     def record(self, event: dict[str, Any], answer: dict[str, Any]) -> None:
-        if event["kind"] == "arrival" and answer.get("decision") == "placed":
+        if event["kind"] == "arrival" and answer.get("decision") in ("placed", "started"):
             self.running.append(event["job_id"])
+        # Queued clusters: jobs started by this call (queued earlier, maybe by another client).
+        self.running += [s["job_id"] for s in answer.get("started", ())]
 
 
 async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
@@ -100,7 +102,7 @@ async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float
                 status, answer = await conn.post_json(f"/v1/clusters/{cid}/{path}", body)
                 res.latencies_ms.append((time.perf_counter() - t0) * 1000)
                 res.requests += 1
-                if status != 200:
+                if status not in (200, 202):  # 202: queued (queue policies)
                     res.error(status, answer)
                     continue
                 res.decisions += 1

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
@@ -274,3 +274,21 @@ SchedulerMachine.TestCase.settings = settings(
     max_examples=40, stateful_step_count=25, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 TestSchedulerMachine = SchedulerMachine.TestCase
+
+
+# ---- vectorised server choice -------------------------------------------------------------
+
+@settings(max_examples=200, deadline=None)
+@given(rule=st.sampled_from(["ff", "rf", "bf"]), j=st.integers(0, 2), seed=st.integers(0, 99),
+       fill=st.lists(st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 1 / 3, 4.0, 5.0, 6.0]),
+                              min_size=2, max_size=2), min_size=3, max_size=3))
+def test_vectorised_choice_equals_the_scalar_rule(rule, j, seed, fill):
+    """Ties (many equal scores here) and near-ties must resolve exactly as the scalar scan."""
+    from app.policies.rms.selection import choose_server
+
+    used = [list(u) for u in fill]
+    used_np = np.array(used)
+    caps = np.array([MODEL.capacity(s) for s in range(MODEL.num_servers)])
+    a = choose_server(rule, MODEL, used, j, np.random.default_rng(seed))
+    b = choose_server(rule, MODEL, used, j, np.random.default_rng(seed), (used_np, caps))
+    assert a == b

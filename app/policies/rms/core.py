@@ -47,6 +47,10 @@ class QueueScheduler:
         self.running: dict[str, tuple[int, int, float, float]] = {}
         self.finished: OrderedDict[str, tuple[int, int, float, float, float]] = OrderedDict()
         self.used: list[list[float]] = [[0.0] * D for _ in range(L)]
+        # A numpy mirror of ``used`` (and the capacities) for the scans over all servers that
+        # Random-/First-/Best-Fit make; ``used`` stays the exact record that is persisted.
+        self.used_np = np.zeros((L, D))
+        self.caps_np = np.array([model.capacity(s) for s in range(L)], dtype=float).reshape(L, D)
         self.arrived = 0
         self.finished_total = 0
 
@@ -163,6 +167,7 @@ class QueueScheduler:
         for jid, s, j, qa, sa, fa in state["finished"]:
             eng.finished[jid] = (int(s), int(j), float(qa), float(sa), float(fa))
         eng.used = [[float(x) for x in u] for u in state["used"]]
+        eng.used_np = np.array(eng.used, dtype=float).reshape(eng.used_np.shape)
         eng.arrived = int(state["arrived"])
         eng.finished_total = int(state["finished_total"])
         eng._restore_extra(state["extra"])
@@ -246,6 +251,7 @@ class QueueScheduler:
         used = self.used[s]
         for d, x in enumerate(self.model.job_types[j].demand):
             used[d] += x
+        self.used_np[s] = used
 
     def _release(self, s: int, j: int) -> None:
         used = self.used[s]
@@ -253,6 +259,7 @@ class QueueScheduler:
             used[d] -= x
             if abs(used[d]) < 1e-9:  # keep float drift from accumulating on empty servers
                 used[d] = 0.0
+        self.used_np[s] = used
 
     def _start(self, job_id: str, j: int, s: int, queued_at: float) -> dict[str, Any]:
         self.running[job_id] = (s, j, queued_at, self.now)

@@ -32,7 +32,8 @@ class GreedyQueueScheduler(QueueScheduler):
     def _place_arrival(self, j: int) -> int | None:
         from app.policies.rms.selection import choose_server
 
-        return choose_server(self.rule, self.model, self.used, j, self.rng)
+        return choose_server(self.rule, self.model, self.used, j, self.rng,
+                             (self.used_np, self.caps_np))
 
     def _after_departure(self, s: int, j: int) -> list[dict[str, Any]]:
         started = []

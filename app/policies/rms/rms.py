@@ -155,7 +155,8 @@ class RmsScheduler(QueueScheduler):
         else:
             probs = self.rates
         j = draw_index(self.rng, probs)
-        s = choose_server(self.params["sampling"], self.model, self.used, j, self.rng)
+        s = choose_server(self.params["sampling"], self.model, self.used, j, self.rng,
+                          (self.used_np, self.caps_np))
         return [] if s is None else self._fill(s, j)
 
     def _fill(self, s: int, j: int) -> list[dict[str, Any]]:
