@@ -310,16 +310,27 @@ class QueueFamily:
 
     def stamp(self, engine: QueueScheduler, created_at: datetime, event: dict[str, Any]
               ) -> dict[str, Any]:
-        """The event with its time filled in (wall clock) or checked present (client)."""
+        """The event with its time filled in (wall clock) or checked present (client), and
+        bounded: no event moves the clock further than ``max_span`` past the engine's."""
         field = "until" if event["kind"] == "tick" else "at"
+        limit = engine.now + max_span(engine)
         if engine.clock == "wall":
             if event.get(field) is not None:
                 raise ClockRefused(field, "this cluster keeps time by the wall clock; leave "
                                    f"{field} out")
-            # max(): another process's clock may run a little behind the last stamp.
-            return {**event, field: max(wall_time(engine, created_at), engine.now)}
-        if event.get(field) is None:
+            # max(): another process's clock may run a little behind the last stamp. min():
+            # after a long pause (loop off, process down) the clock catches up in steps; an
+            # event in between is stamped at the step it reached, not at the wall time.
+            return {**event, field: min(max(wall_time(engine, created_at), engine.now), limit)}
+        t = event.get(field)
+        if t is None:
             raise ClockRefused(field, "required: this cluster's clock is kept by its clients")
+        if t > limit:
+            if field == "until":  # a tick goes as far as allowed; its answer says where
+                return {**event, "until": limit}
+            raise ClockRefused(field, f"{t - engine.now:g} time units past the scheduler's "
+                               f"clock; one event may move it at most {limit - engine.now:g} "
+                               f"(about {MAX_TICKS_PER_EVENT:,} clock ticks): tick first")
         return event
 
     def apply(self, engine: QueueScheduler, event: dict[str, Any]) -> dict[str, Any]:
@@ -359,6 +370,18 @@ class QueueFamily:
 def _with_status(exc: RmsInputError) -> RmsInputError:
     exc.status, exc.title = _QUEUE_STATUS.get(exc.code, (422, "Request refused by the policy"))
     return exc
+
+
+# At most about this many clock ticks fire within one event. RMS's clocks tick at a steady rate
+# whether or not jobs wait, so a jump far ahead in time (a client's `at`, or a cluster whose
+# loop was off for a day) would fire them by the million while holding the cluster's lock.
+MAX_TICKS_PER_EVENT = 100_000
+
+
+def max_span(engine: QueueScheduler) -> float:
+    """How far (time units) one event may move ``engine``'s clock; inf without clocks."""
+    rate = getattr(engine, "total_rate", 0.0)
+    return MAX_TICKS_PER_EVENT / rate if rate > 0 else math.inf
 
 
 def wall_time(engine: QueueScheduler, created_at: datetime) -> float:

@@ -299,3 +299,30 @@ def test_distributed_queues_refuse_centralized_only_variants(client):
         {"kind": "rms", "routing": "po2", "adaptive": True}))
     body = assert_problem(r, 422, "validation_error")
     assert "adaptive" in body["detail"]
+
+
+def test_one_event_moves_the_clock_a_bounded_span(client):
+    """A jump far ahead would fire clocks by the million under the cluster's lock: ticks stop
+    at 100,000 expected clock ticks (here 2 types x rate 1,000 -> 50 time units) and say so;
+    an arrival that far ahead is refused until the clock has been ticked there."""
+    cid = create(client, {"kind": "rms", "clock": "client", "clock_rate": 1000.0})["id"]
+    first = tick(client, cid, until=1e9).json()
+    assert first["decision"] == "advanced" and first["now"] == pytest.approx(50.0)
+    before = client.get(f"/v1/clusters/{cid}/state").json()
+    r = arrive(client, cid, "e0", "j0", at=1e9)
+    assert assert_problem(r, 422, "validation_error")["errors"][0]["field"] == "at"
+    assert client.get(f"/v1/clusters/{cid}/state").json() == before
+    assert arrive(client, cid, "e0", "j0", at=99.0).status_code in (200, 202)
+
+
+def test_wall_clock_catches_up_in_bounded_steps(db_url):
+    app = create_app(make_settings(db_url, tick_interval_seconds=0), configure_logs=False)
+    with admin_client(app) as c:
+        # 1 time unit = 1 microsecond at 2 x 3 ticks per unit: the wall clock outruns the
+        # 16,667-unit span of one event within 17 ms.
+        cid = create(c, {"kind": "rms", "time_unit_seconds": 1e-6})["id"]
+        time.sleep(0.1)
+        a = arrive(c, cid, "e0", "j0").json()
+        assert a["at"] == pytest.approx(100_000 / 6)
+        b = tick(c, cid).json()
+        assert b["now"] == pytest.approx(2 * 100_000 / 6)

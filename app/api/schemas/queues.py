@@ -108,7 +108,9 @@ class QueueReleaseOut(Delivery):
 class TickOut(Delivery):
     decision: Literal["advanced", "idle"] = Field(
         description="idle: nothing was due, nothing changed and nothing was logged.")
-    now: float
+    now: float = Field(description="The scheduler's clock after the tick. Below `until` when "
+                       "the jump was too long for one call (about 100,000 clock ticks): tick "
+                       "again.")
     started: list[StartedJob]
 
 
