@@ -13,7 +13,8 @@ from fastapi import APIRouter, Response, status
 from app.api.problems import responses
 from app.api.routes.deps import (JOB_CLUSTERS, Auth, Ctx, IdempotencyKey, event_id_from,
                                  require_cluster)
-from app.api.schemas.events import ArrivalIn, ArrivalOut, BatchIn, BatchOut, DepartureIn, DepartureOut
+from app.api.schemas.events import (ArrivalIn, ArrivalOut, BatchIn, BatchOut, DepartureIn,
+                                    DepartureOut)
 from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
 from app.service.events import apply_batch, dry_run, submit_event

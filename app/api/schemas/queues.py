@@ -68,9 +68,6 @@ class GreedyQueuePolicy(QueueClock):
         "fifo", description="Which waiting job a freed server takes first.")
 
 
-QUEUE_POLICY_KINDS = ("rms", "best_fit_queue", "first_fit_queue", "random_fit_queue")
-
-
 class TickIn(StrictModel):
     until: Instant | None = Field(
         None, description="Client clock: fire every clock and dummy departure due before this "
