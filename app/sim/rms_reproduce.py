@@ -123,15 +123,21 @@ def fig3(sc: dict[str, Any], out_dir: Path) -> dict[str, Any]:
     for p, row in res.items():
         ax.plot(list(row), list(row.values()), marker="o", label=p,
                 linestyle="--" if p == "best_fit_queue" else "-")
+    _finish_intensity_plot(fig, ax, f"Fig. 3: RMS variants, {L} servers, total clock rate 30",
+                           out_dir / "fig3_variants.png")
+    return res
+
+
+def _finish_intensity_plot(fig: Any, ax: Any, title: str, path: Path) -> None:
+    """Axes, title and file of a queue-against-intensity plot (Figs. 3 and 4)."""
     ax.set_yscale("log")
     ax.set_xlabel("traffic intensity ζ")
     ax.set_ylabel("time-average total queue")
-    ax.set_title(f"Fig. 3: RMS variants, {L} servers, total clock rate 30")
+    ax.set_title(title)
     ax.legend()
     fig.tight_layout()
-    fig.savefig(out_dir / "fig3_variants.png", dpi=110)
+    fig.savefig(path, dpi=110)
     plt.close(fig)
-    return res
 
 
 def fig4(sc: dict[str, Any], f3: dict[str, Any], out_dir: Path) -> dict[str, Any]:
@@ -145,14 +151,9 @@ def fig4(sc: dict[str, Any], f3: dict[str, Any], out_dir: Path) -> dict[str, Any
     labels = {"rms": "RMS (centralized)", "rms_jsq": "RMS+JSQ", "rms_po2": "RMS+po2"}
     for p, row in res.items():
         ax.plot(list(row), list(row.values()), marker="o", label=labels[p])
-    ax.set_yscale("log")
-    ax.set_xlabel("traffic intensity ζ")
-    ax.set_ylabel("time-average total queue")
-    ax.set_title(f"Fig. 4: centralized vs distributed queues, {L} servers, total clock rate 30")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out_dir / "fig4_distributed.png", dpi=110)
-    plt.close(fig)
+    _finish_intensity_plot(
+        fig, ax, f"Fig. 4: centralized vs distributed queues, {L} servers, total clock rate 30",
+        out_dir / "fig4_distributed.png")
     return res
 
 
