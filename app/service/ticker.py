@@ -6,16 +6,15 @@ runs one loop: each pass ticks every wall-clock queued cluster up to now through
 event path (cluster row lock, log, commit), so several processes may tick one cluster and the
 lock orders them; the second finds nothing due and is answered ``idle`` without writing.
 
-A pass skips a cluster without a transaction when this process holds its engine at the
-committed version and nothing is due yet: most passes touch the database with one indexed read.
+A pass lists the wall-clock clusters (one query) and skips a cluster without a transaction when
+this process holds its engine at the committed version and nothing is due yet: then the cluster
+costs one indexed read.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import threading
-import time
 import uuid
 from datetime import datetime
 from typing import Any
@@ -30,15 +29,17 @@ from app.store.models import Cluster
 
 log = logging.getLogger("headroom.ticker")
 
-# How often the list of wall-clock clusters is re-read (new clusters start ticking within it).
-LIST_EVERY_SECONDS = 10.0
-
 
 def wall_clock_clusters(ctx: ServiceContext) -> list[tuple[str, datetime]]:
+    """Every wall-clock queued cluster (id, creation time): read on every pass, so a cluster
+    created by any process ticks from the next pass on. The clock mode is read inside the
+    database (JSON path), so the specs themselves are not shipped."""
+    clock = Cluster.spec["policy"]["clock"].as_string()
     with ctx.db.connect() as conn:
-        rows = conn.execute(select(Cluster.id, Cluster.spec, Cluster.created_at)
-                            .where(Cluster.policy_kind.in_(QUEUE_POLICIES))).all()
-    return [(r.id, r.created_at) for r in rows if r.spec["policy"].get("clock") == "wall"]
+        rows = conn.execute(select(Cluster.id, Cluster.created_at)
+                            .where(Cluster.policy_kind.in_(QUEUE_POLICIES), clock == "wall")
+                            ).all()
+    return [(r.id, r.created_at) for r in rows]
 
 
 def tick_cluster(ctx: ServiceContext, cluster_id: str, created_at: datetime
@@ -63,8 +64,6 @@ class TickLoop:
         self.ctx, self.interval = ctx, interval
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._clusters: list[tuple[str, datetime]] = []
-        self._listed_at = -math.inf
 
     def start(self) -> None:
         if self.interval > 0:
@@ -86,17 +85,13 @@ class TickLoop:
 
     def run_once(self) -> int:
         """One pass over the wall-clock clusters; returns how many advanced."""
-        if time.monotonic() - self._listed_at >= LIST_EVERY_SECONDS:
-            self._clusters = wall_clock_clusters(self.ctx)
-            self._listed_at = time.monotonic()
         advanced = 0
-        for cluster_id, created_at in list(self._clusters):
+        for cluster_id, created_at in wall_clock_clusters(self.ctx):
             if self._stop.is_set():
                 break
             try:
                 out = tick_cluster(self.ctx, cluster_id, created_at)
             except ClusterNotFound:  # deleted since the list was read
-                self._clusters.remove((cluster_id, created_at))
                 continue
             except HeadroomError as exc:  # busy or diverged: the next pass tries again
                 log.warning("tick failed", extra={"cluster_id": cluster_id, "code": exc.code})
