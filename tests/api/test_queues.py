@@ -332,3 +332,22 @@ def test_wall_clock_catches_up_in_bounded_steps(db_url):
         assert a["at"] == pytest.approx(100_000 / 6)
         b = tick(c, cid).json()
         assert b["now"] == pytest.approx(2 * 100_000 / 6)
+
+
+def test_the_loop_leaves_an_idle_cluster_alone_until_a_job_waits(db_url):
+    """No job waiting: RMS's clocks only make and end dummy jobs, which the next event fires
+    itself; the loop writes nothing until half a span (here ~83 s of wall time) has passed."""
+    app = create_app(make_settings(db_url, tick_interval_seconds=0.05), configure_logs=False)
+    with admin_client(app) as c:
+        cid = create(c, {"kind": "rms", "time_unit_seconds": 0.01})["id"]
+        a = arrive(c, cid, "e0", "j0", "two").json()
+        deadline = time.monotonic() + 5
+        while job(c, cid, "j0").json()["status"] != "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert job(c, cid, "j0").json()["status"] == "running"
+        version = c.get(f"/v1/clusters/{cid}").json()["version"]
+        time.sleep(0.5)  # ~10 passes with nothing waiting
+        assert c.get(f"/v1/clusters/{cid}").json()["version"] == version
+        # The next event is stamped at the wall clock, having fired the skipped clocks itself.
+        b = arrive(c, cid, "e1", "j1", "two").json()
+        assert b["at"] - a["at"] >= 50  # >= 0.5 s of 10 ms units since the first arrival
