@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule)
 
+from rms_drain import drain
+
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.rms import (GREEDY, DistributedRmsScheduler, RmsScheduler, is_queue_policy,
                               make_scheduler)
@@ -509,6 +511,13 @@ class DistributedMachine(RuleBasedStateMachine):
         assert one == two
         self._absorb(one)
         assert twin.to_state() == self.eng.to_state()
+
+    @precondition(lambda self: self.eng is not None and self.queued)
+    @rule()
+    def every_waiting_job_eventually_starts(self):
+        departed, started = drain(self.eng)
+        self.running = (self.running | started) - departed
+        self.queued.clear()
 
     @invariant()
     def invariants(self):

@@ -14,6 +14,8 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.rms import RmsScheduler, make_scheduler
+from rms_drain import drain
+
 from app.policies.rms.errors import (DuplicateJobError, JobNotRunningError, RmsInputError,
                                      TimeWentBackwardsError, UnknownJobError,
                                      UnknownJobTypeError)
@@ -243,6 +245,14 @@ class SchedulerMachine(RuleBasedStateMachine):
         assert later[0] == later[1]
         self._absorb(later[0])
         assert twin.to_state() == self.eng.to_state()
+
+    @precondition(lambda self: self.eng is not None and self.queued)
+    @rule()
+    def every_waiting_job_eventually_starts(self):
+        departed, started = drain(self.eng)
+        self.running = (self.running | started) - departed
+        self.finished |= departed
+        self.queued.clear()
 
     @invariant()
     def capacity_and_accounting(self):
