@@ -33,6 +33,7 @@ Instant = Annotated[float, Field(ge=0, le=1e12, allow_inf_nan=False)]
 
 
 class Delivery(BaseModel):
-    event_seq: int | None = Field(description="Position in the cluster's log; null on dry run.")
+    event_seq: int | None = Field(
+        description="Position in the cluster's log; null on a dry run or an idle tick.")
     replayed: bool = Field(description="True when this answers a retry of a logged event.")
     dry_run: bool = False
