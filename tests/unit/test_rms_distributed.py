@@ -11,10 +11,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
-from rms_drain import drain
+from rms_machine import JOB_TYPES, QueueMachine
 
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.rms import (GREEDY, DistributedRmsScheduler, RmsScheduler, is_queue_policy,
@@ -422,55 +421,15 @@ def check_invariants(e) -> None:
     assert sum(d["running"].values()) == len(e.running)
 
 
-class DistributedMachine(RuleBasedStateMachine):
+class DistributedMachine(QueueMachine):
     """Random arrivals, departures, advances, steps and state round-trips against one engine,
     checked after every step; a twin restored from JSON must decide exactly the same."""
-
-    def __init__(self):
-        super().__init__()
-        self.eng = None
-        self.n = 0
-        self.running: set[str] = set()
-        self.queued: set[str] = set()
 
     @initialize(name=st.sampled_from(POLICIES), seed=st.integers(0, 2**16),
                 rate=st.sampled_from([None, 0.5, 20.0]))
     def init(self, name, seed, rate):
         self.eng = engine(name, MODEL, seed, finished_history=5,
                           **({} if rate is None else {"clock_rate": rate}))
-
-    def _absorb(self, out):
-        for r in out:
-            assert r["job_id"] in self.queued, "started a job that was not waiting"
-            self.queued.discard(r["job_id"])
-            self.running.add(r["job_id"])
-
-    def _arrive(self, engines, jt):
-        jid = f"j{self.n}"
-        self.n += 1
-        outs = [e.arrive(jid, jt, e.now) for e in engines]
-        assert all(o == outs[0] for o in outs)
-        self._absorb(outs[0]["started"])
-        (self.running if outs[0]["decision"] == "started" else self.queued).add(jid)
-
-    @precondition(lambda self: self.eng is not None)
-    @rule(jt=st.sampled_from(["small", "big", "wide"]), dt=st.floats(0, 2))
-    def arrive(self, jt, dt):
-        self._absorb(self.eng.advance(self.eng.now + dt))
-        self._arrive([self.eng], jt)
-
-    @precondition(lambda self: self.eng is not None and self.running)
-    @rule(data=st.data(), dt=st.floats(0, 2))
-    def depart(self, data, dt):
-        jid = data.draw(st.sampled_from(sorted(self.running)))
-        out = self.eng.depart(jid, self.eng.now + dt)
-        self.running.discard(jid)
-        self._absorb(out["started"])
-
-    @precondition(lambda self: self.eng is not None)
-    @rule(dt=st.floats(0, 5))
-    def advance(self, dt):
-        self._absorb(self.eng.advance(self.eng.now + dt))
 
     @precondition(lambda self: self.eng is not None)
     @rule()
@@ -481,22 +440,8 @@ class DistributedMachine(RuleBasedStateMachine):
             assert self.eng.now == t
 
     @precondition(lambda self: self.eng is not None)
-    @rule(dt=st.floats(0, 1))
-    def invalid_calls_leave_state(self, dt):
-        snap = json.dumps(self.eng.to_state(), sort_keys=True)
-        dup = next(iter(sorted(self.running | self.queued)), "")
-        queued = next(iter(sorted(self.queued)), "never-seen")
-        for call in (lambda: self.eng.arrive(dup, "small", self.eng.now),
-                     lambda: self.eng.arrive("fresh", "ghost-type", self.eng.now),
-                     lambda: self.eng.advance(self.eng.now - 1 - dt),
-                     lambda: self.eng.depart(queued, self.eng.now + dt)):
-            with pytest.raises(RmsInputError):
-                call()
-        assert json.dumps(self.eng.to_state(), sort_keys=True) == snap
-
-    @precondition(lambda self: self.eng is not None)
     @rule(horizon=st.floats(0.5, 10), cut=st.floats(0, 1),
-          jt=st.sampled_from(["small", "big", "wide"]))
+          jt=st.sampled_from(JOB_TYPES))
     def roundtrip_and_split_are_deterministic(self, horizon, cut, jt):
         state = json.loads(json.dumps(self.eng.to_state()))
         twin = type(self.eng).from_state(MODEL, self.eng.params, state)
@@ -511,13 +456,6 @@ class DistributedMachine(RuleBasedStateMachine):
         assert one == two
         self._absorb(one)
         assert twin.to_state() == self.eng.to_state()
-
-    @precondition(lambda self: self.eng is not None and self.queued)
-    @rule()
-    def every_waiting_job_eventually_starts(self):
-        departed, started = drain(self.eng)
-        self.running = (self.running | started) - departed
-        self.queued.clear()
 
     @invariant()
     def invariants(self):

@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
-                                 rule)
+from hypothesis.stateful import initialize, invariant, precondition, rule
 
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.rms import RmsScheduler, make_scheduler
-from rms_drain import drain
+from rms_machine import QueueMachine
 
 from app.policies.rms.errors import (DuplicateJobError, JobNotRunningError, RmsInputError,
                                      TimeWentBackwardsError, UnknownJobError,
@@ -169,62 +168,13 @@ def test_split_advance_equals_single_advance():
 
 # ---- hypothesis state machine -------------------------------------------------------------
 
-class SchedulerMachine(RuleBasedStateMachine):
+class SchedulerMachine(QueueMachine):
     """Random arrivals, departures, advances and state round-trips against one engine, with a
     twin restored from JSON that must make exactly the same decisions afterwards."""
-
-    def __init__(self):
-        super().__init__()
-        self.eng = None
-        self.n = 0
-        self.running: set[str] = set()
-        self.queued: set[str] = set()
-        self.finished: set[str] = set()
 
     @initialize(name=st.sampled_from(POLICIES), seed=st.integers(0, 2**16))
     def init(self, name, seed):
         self.eng = make(name, seed, finished_history=5)
-
-    def _absorb(self, out):
-        for r in out:
-            self.queued.discard(r["job_id"])
-            self.running.add(r["job_id"])
-
-    @precondition(lambda self: self.eng is not None)
-    @rule(jt=st.sampled_from(["small", "big", "wide"]), dt=st.floats(0, 2))
-    def arrive(self, jt, dt):
-        jid = f"j{self.n}"
-        self.n += 1
-        out = self.eng.arrive(jid, jt, self.eng.now + dt)
-        self._absorb(out["started"])
-        (self.running if out["decision"] == "started" else self.queued).add(jid)
-
-    @precondition(lambda self: self.eng is not None and self.running)
-    @rule(data=st.data(), dt=st.floats(0, 2))
-    def depart(self, data, dt):
-        jid = data.draw(st.sampled_from(sorted(self.running)))
-        out = self.eng.depart(jid, self.eng.now + dt)
-        self.running.discard(jid)
-        self.finished.add(jid)
-        self._absorb(out["started"])
-
-    @precondition(lambda self: self.eng is not None)
-    @rule(dt=st.floats(0, 5))
-    def advance(self, dt):
-        self._absorb(self.eng.advance(self.eng.now + dt))
-
-    @precondition(lambda self: self.eng is not None)
-    @rule(dt=st.floats(0, 1))
-    def invalid_calls_leave_state(self, dt):
-        snap = json.dumps(self.eng.to_state(), sort_keys=True)
-        dup = next(iter(sorted(self.running | self.queued)), "")
-        for call in (lambda: self.eng.arrive(dup, "small", self.eng.now),
-                     lambda: self.eng.arrive("fresh", "ghost-type", self.eng.now),
-                     lambda: self.eng.advance(self.eng.now - 1 - dt),
-                     lambda: self.eng.depart("never-seen", self.eng.now + dt)):
-            with pytest.raises(RmsInputError):
-                call()
-        assert json.dumps(self.eng.to_state(), sort_keys=True) == snap
 
     @precondition(lambda self: self.eng is not None)
     @rule(horizon=st.floats(0.5, 10))
@@ -235,24 +185,11 @@ class SchedulerMachine(RuleBasedStateMachine):
         assert twin.to_state() == self.eng.to_state()
         # Same future from both: an arrival then a horizon of clocks.
         t = self.eng.now + horizon
-        jid = f"j{self.n}"
-        self.n += 1
-        outs = [e.arrive(jid, "small", e.now) for e in (self.eng, twin)]
-        assert outs[0] == outs[1]
-        self._absorb(outs[0]["started"])
-        (self.running if outs[0]["decision"] == "started" else self.queued).add(jid)
+        self._arrive([self.eng, twin], "small")
         later = [e.advance(t) for e in (self.eng, twin)]
         assert later[0] == later[1]
         self._absorb(later[0])
         assert twin.to_state() == self.eng.to_state()
-
-    @precondition(lambda self: self.eng is not None and self.queued)
-    @rule()
-    def every_waiting_job_eventually_starts(self):
-        departed, started = drain(self.eng)
-        self.running = (self.running | started) - departed
-        self.finished |= departed
-        self.queued.clear()
 
     @invariant()
     def capacity_and_accounting(self):
