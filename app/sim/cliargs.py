@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+from pathlib import Path
 from typing import Any
 
 
@@ -35,3 +37,22 @@ def assign(target: dict[str, Any], path: list[str], value: Any) -> None:
     for k in path[:-1]:
         target = target.setdefault(k, {})
     target[path[-1]] = value
+
+
+def add_reproduction(targets: argparse._SubParsersAction, name: str, module: str, help: str,
+                     description: str | None = None) -> argparse.ArgumentParser:
+    """``headroom reproduce NAME [--out DIR] [--quick]``, which runs ``module.reproduce(out,
+    quick=...)`` and prints the document it wrote. The module is imported only when run: the
+    reproductions pull in matplotlib (the ``sim`` extra)."""
+    p = targets.add_parser(name, help=help, description=description)
+    p.add_argument("--out", type=Path, default=Path("docs/reproduction"),
+                   help="folder for the document and its plots")
+    p.add_argument("--quick", action="store_true", help="reduced scale: seconds, for tests")
+
+    def run(args: argparse.Namespace) -> int:
+        path = importlib.import_module(module).reproduce(Path(args.out), quick=args.quick)
+        print(f"wrote {path}")
+        return 0
+
+    p.set_defaults(func=run)
+    return p

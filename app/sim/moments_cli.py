@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
-from typing import Any
 
 from app.policies.moments.policies import POLICIES
+from app.sim.cliargs import add_reproduction
 
 
 def _policies(spec: str) -> list[str]:
@@ -105,17 +104,6 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 
 def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = reproduce_subparsers.add_parser(
-        "moment", help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md")
-    p.add_argument("--out", type=Path, default=Path("docs/reproduction"))
-    p.add_argument("--quick", action="store_true", help="tiny scale, seconds; for tests")
-    p.set_defaults(func=run_reproduce)
-    return p
-
-
-def run_reproduce(args: argparse.Namespace) -> int:
-    from app.sim.reproduce_moment import reproduce
-
-    path: Any = reproduce(args.out, quick=args.quick)
-    print(f"wrote {path}")
-    return 0
+    return add_reproduction(
+        reproduce_subparsers, "moment", "app.sim.reproduce_moment",
+        help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md")

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
-from app.sim.cliargs import positive
+from app.sim.cliargs import add_reproduction, positive
 
 DEFAULT_POLICIES = "rms,rms_rf_ad,best_fit_queue"
 PRESETS = ("bf-instability", "ec2")
@@ -99,17 +98,7 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = targets.add_parser(
-        "rms", help="RMS paper: Fig. 1b instability contrast, Fig. 2 clock rates, Fig. 3 "
-                    "variants", description="Write rms.md and plots into --out.")
-    p.add_argument("--out", type=Path, default=Path("docs/reproduction"))
-    p.add_argument("--quick", action="store_true", help="short runs: seconds, for tests")
-    p.set_defaults(func=run_reproduce)
-    return p
-
-
-def run_reproduce(args: argparse.Namespace) -> int:
-    from app.sim.rms_reproduce import reproduce
-
-    print(reproduce(Path(args.out), quick=args.quick))
-    return 0
+    return add_reproduction(
+        targets, "rms", "app.sim.rms_reproduce",
+        help="RMS paper: Fig. 1b instability contrast, Fig. 2 clock rates, Fig. 3 variants, "
+             "Fig. 4 distributed queues", description="Write rms.md and plots into --out.")

@@ -4,7 +4,7 @@ This module only adds subparsers; app/cli.py wires them:
 - ``add_simulate_parser(experiments)`` — ``experiments`` is the subparsers object of
   ``simulate``;
 - ``add_reproduce_parser(targets)`` — the subparsers object of ``reproduce``.
-Handlers are ``run_simulate(args)`` and ``run_reproduce(args)`` (set as ``func``).
+The simulate handler is ``run_simulate(args)`` (set as ``func``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from app.sim.thor_eval import POLICIES
-from app.sim.cliargs import assign, split_assignment
+from app.sim.cliargs import add_reproduction, assign, split_assignment
 
 
 def _fraction(text: str) -> float:
@@ -64,13 +64,10 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
 
 
 def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    p = targets.add_parser(
-        "thor", help="THOR paper §V tables and Fig. 3 on the packaged traces",
+    return add_reproduction(
+        targets, "thor", "app.sim.reproduce_thor",
+        help="THOR paper §V tables and Fig. 3 on the packaged traces",
         description="Write thor.md and the Fig. 3-style plot into --out.")
-    p.add_argument("--out", type=Path, default=Path("docs/reproduction"))
-    p.add_argument("--quick", action="store_true", help="short series: seconds, for tests")
-    p.set_defaults(func=run_reproduce)
-    return p
 
 
 def run_simulate(args: argparse.Namespace) -> int:
@@ -104,12 +101,4 @@ def run_simulate(args: argparse.Namespace) -> int:
         rel = s.get("relative_cost")
         print(f"{name:<15}{100 * s['violation_rate']:>9.2f}%{s['mean_reservation']:>12.5g}"
               f"{s['cost']:>14.6g}{'' if rel is None else f'{rel:>11.3f}'}")
-    return 0
-
-
-def run_reproduce(args: argparse.Namespace) -> int:
-    from app.sim.reproduce_thor import reproduce
-
-    path = reproduce(args.out, quick=args.quick)
-    print(f"wrote {path}")
     return 0
