@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.policies.base import DuplicateJob, PolicyError, UnknownJob, UnknownJobType, UnknownServer
+from app.policies.rms import errors as rms
 
 
 class HeadroomError(Exception):
@@ -89,6 +90,11 @@ POLICY_ERROR_STATUS: dict[type[PolicyError], tuple[int, str]] = {
     UnknownJob: (404, "Unknown job"),
     UnknownServer: (404, "Unknown server"),
     DuplicateJob: (409, "Job already running"),
+    rms.UnknownJobTypeError: (404, "Unknown job type"),
+    rms.UnknownJobError: (404, "Unknown job"),
+    rms.DuplicateJobError: (409, "Job already known"),
+    rms.JobNotRunningError: (409, "Job is not running"),
+    rms.TimeWentBackwardsError: (409, "Time went backwards"),
 }
 
 
@@ -96,7 +102,7 @@ def from_policy_error(exc: PolicyError) -> HeadroomError:
     status, title = POLICY_ERROR_STATUS.get(type(exc), (422, "Request refused by the policy"))
     if exc.code == "period_conflict":
         status, title = 409, "Period out of order"
-    status, title = getattr(exc, "status", status), getattr(exc, "title", title)
+    status = getattr(exc, "status", status)
     field = getattr(exc, "field", None)
     err = HeadroomError(exc.detail, errors=[{"field": field, "message": exc.detail}]
                         if field else None)

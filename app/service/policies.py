@@ -243,12 +243,6 @@ MOMENT = MomentFamily()
 QUEUE_POLICIES = ("rms", "best_fit_queue", "first_fit_queue", "random_fit_queue")
 # Spec keys that configure the service around a queue engine, not the engine itself.
 _CLOCK_KEYS = ("kind", "clock", "time_unit_seconds")
-# RMS engine refusals and what they mean over HTTP (the rest are 422).
-_QUEUE_STATUS = {"unknown_job": (404, "Unknown job"),
-                 "unknown_job_type": (404, "Unknown job type"),
-                 "job_already_known": (409, "Job already known"),
-                 "job_not_running": (409, "Job is not running"),
-                 "time_went_backwards": (409, "Time went backwards")}
 
 
 class ClockRefused(PolicyError):
@@ -335,19 +329,16 @@ class QueueFamily:
 
     def apply(self, engine: QueueScheduler, event: dict[str, Any]) -> dict[str, Any]:
         kind = event["kind"]
-        try:
-            if kind == "arrival":
-                out = engine.arrive(event["job_id"], event["job_type"], event["at"])
-            elif kind == "departure":
-                out = engine.depart(event["job_id"], event["at"])
-            else:
-                until = event["until"]
-                if until <= engine.now or engine.next_event_time() >= until:
-                    return {"decision": "idle", "now": engine.now, "started": []}
-                started = engine.advance(until)
-                return {"decision": "advanced", "now": engine.now, "started": started}
-        except RmsInputError as exc:
-            raise _with_status(exc) from None
+        if kind == "arrival":
+            out = engine.arrive(event["job_id"], event["job_type"], event["at"])
+        elif kind == "departure":
+            out = engine.depart(event["job_id"], event["at"])
+        else:
+            until = event["until"]
+            if until <= engine.now or engine.next_event_time() >= until:
+                return {"decision": "idle", "now": engine.now, "started": []}
+            started = engine.advance(until)
+            return {"decision": "advanced", "now": engine.now, "started": started}
         return {**out, "at": engine.now}
 
     def dry_run(self, engine: QueueScheduler, event: dict[str, Any]) -> dict[str, Any]:
@@ -359,17 +350,6 @@ class QueueFamily:
         out["clock"] = {"mode": engine.clock, "time_unit_seconds": engine.time_unit,
                         "next_event_at": _finite(engine.next_event_time())}
         return out
-
-    def job_view(self, engine: QueueScheduler, job_id: str) -> dict[str, Any]:
-        try:
-            return engine.job_view(job_id)
-        except RmsInputError as exc:
-            raise _with_status(exc) from None
-
-
-def _with_status(exc: RmsInputError) -> RmsInputError:
-    exc.status, exc.title = _QUEUE_STATUS.get(exc.code, (422, "Request refused by the policy"))
-    return exc
 
 
 # At most about this many clock ticks fire within one event. RMS's clocks tick at a steady rate

@@ -38,4 +38,4 @@ def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth) -> dict[str, 
             operation_id="getJob", summary="Where a job is: queued, running or finished")
 def job(cluster_id: str, job_id: ClientId, ctx: Ctx, principal: Auth) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read", QUEUE)
-    return read_engine(ctx, cluster_id, lambda engine, _c: QUEUE.job_view(engine, job_id))
+    return read_engine(ctx, cluster_id, lambda engine, _c: engine.job_view(job_id))
