@@ -1,0 +1,190 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.get_server_response_getserver import GetServerResponseGetserver
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    cluster_id: str,
+    server_id: str,
+) -> dict[str, Any]:
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/v1/clusters/{cluster_id}/servers/{server_id}".format(
+            cluster_id=quote(str(cluster_id), safe=""),
+            server_id=quote(str(server_id), safe=""),
+        ),
+    }
+
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> GetServerResponseGetserver | Problem | None:
+    if response.status_code == 200:
+        response_200 = GetServerResponseGetserver.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[GetServerResponseGetserver | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    cluster_id: str,
+    server_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[GetServerResponseGetserver | Problem]:
+    """One server: configuration, jobs, group
+
+    Args:
+        cluster_id (str):
+        server_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetServerResponseGetserver | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        cluster_id=cluster_id,
+        server_id=server_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    cluster_id: str,
+    server_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> GetServerResponseGetserver | Problem | None:
+    """One server: configuration, jobs, group
+
+    Args:
+        cluster_id (str):
+        server_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetServerResponseGetserver | Problem
+    """
+
+    return sync_detailed(
+        cluster_id=cluster_id,
+        server_id=server_id,
+        client=client,
+    ).parsed
+
+
+async def asyncio_detailed(
+    cluster_id: str,
+    server_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> Response[GetServerResponseGetserver | Problem]:
+    """One server: configuration, jobs, group
+
+    Args:
+        cluster_id (str):
+        server_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[GetServerResponseGetserver | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        cluster_id=cluster_id,
+        server_id=server_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    cluster_id: str,
+    server_id: str,
+    *,
+    client: AuthenticatedClient,
+) -> GetServerResponseGetserver | Problem | None:
+    """One server: configuration, jobs, group
+
+    Args:
+        cluster_id (str):
+        server_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        GetServerResponseGetserver | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            cluster_id=cluster_id,
+            server_id=server_id,
+            client=client,
+        )
+    ).parsed

@@ -1,0 +1,249 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.departure_in import DepartureIn
+from ...models.problem import Problem
+from ...models.queue_release_out import QueueReleaseOut
+from ...models.release_out import ReleaseOut
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    cluster_id: str,
+    *,
+    body: DepartureIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/clusters/{cluster_id}/departures".format(
+            cluster_id=quote(str(cluster_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Problem | QueueReleaseOut | ReleaseOut | None:
+    if response.status_code == 200:
+
+        def _parse_response_200(data: object) -> QueueReleaseOut | ReleaseOut:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_0 = ReleaseOut.from_dict(data)
+
+                return response_200_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_200_type_1 = QueueReleaseOut.from_dict(data)
+
+            return response_200_type_1
+
+        response_200 = _parse_response_200(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Problem | QueueReleaseOut | ReleaseOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: DepartureIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[Problem | QueueReleaseOut | ReleaseOut]:
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (DepartureIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | QueueReleaseOut | ReleaseOut]
+    """
+
+    kwargs = _get_kwargs(
+        cluster_id=cluster_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: DepartureIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Problem | QueueReleaseOut | ReleaseOut | None:
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (DepartureIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | QueueReleaseOut | ReleaseOut
+    """
+
+    return sync_detailed(
+        cluster_id=cluster_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: DepartureIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[Problem | QueueReleaseOut | ReleaseOut]:
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (DepartureIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | QueueReleaseOut | ReleaseOut]
+    """
+
+    kwargs = _get_kwargs(
+        cluster_id=cluster_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: DepartureIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Problem | QueueReleaseOut | ReleaseOut | None:
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (DepartureIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | QueueReleaseOut | ReleaseOut
+    """
+
+    return (
+        await asyncio_detailed(
+            cluster_id=cluster_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

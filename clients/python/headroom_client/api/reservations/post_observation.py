@@ -1,0 +1,232 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.observation_in import ObservationIn
+from ...models.observation_out import ObservationOut
+from ...models.problem import Problem
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    reservation_id: str,
+    *,
+    body: ObservationIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/reservations/{reservation_id}/observations".format(
+            reservation_id=quote(str(reservation_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ObservationOut | Problem | None:
+    if response.status_code == 200:
+        response_200 = ObservationOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ObservationOut | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    reservation_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: ObservationIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[ObservationOut | Problem]:
+    """Report a period's demand; get the reservation for the next period
+
+    Args:
+        reservation_id (str):
+        idempotency_key (None | str | Unset):
+        body (ObservationIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ObservationOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        reservation_id=reservation_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    reservation_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: ObservationIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> ObservationOut | Problem | None:
+    """Report a period's demand; get the reservation for the next period
+
+    Args:
+        reservation_id (str):
+        idempotency_key (None | str | Unset):
+        body (ObservationIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ObservationOut | Problem
+    """
+
+    return sync_detailed(
+        reservation_id=reservation_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    reservation_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: ObservationIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[ObservationOut | Problem]:
+    """Report a period's demand; get the reservation for the next period
+
+    Args:
+        reservation_id (str):
+        idempotency_key (None | str | Unset):
+        body (ObservationIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ObservationOut | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        reservation_id=reservation_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    reservation_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: ObservationIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> ObservationOut | Problem | None:
+    """Report a period's demand; get the reservation for the next period
+
+    Args:
+        reservation_id (str):
+        idempotency_key (None | str | Unset):
+        body (ObservationIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ObservationOut | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            reservation_id=reservation_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,219 @@
+"""Contains all the data models used in inputs/outputs"""
+
+from .admission_out import AdmissionOut
+from .admission_out_decision import AdmissionOutDecision
+from .admission_out_details import AdmissionOutDetails
+from .arrival_in import ArrivalIn
+from .batch_arrival import BatchArrival
+from .batch_departure import BatchDeparture
+from .batch_in import BatchIn
+from .batch_out import BatchOut
+from .best_fit_policy import BestFitPolicy
+from .cluster_create import ClusterCreate
+from .cluster_out import ClusterOut
+from .cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item
+from .cluster_out_policy import ClusterOutPolicy
+from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
+from .cluster_page import ClusterPage
+from .cluster_update import ClusterUpdate
+from .departure_in import DepartureIn
+from .deployment_in import DeploymentIn
+from .deployment_in_prior_type_0 import DeploymentInPriorType0
+from .dra_policy import DraPolicy
+from .event_page import EventPage
+from .first_fit_policy import FirstFitPolicy
+from .get_cluster_state_response_getclusterstate import GetClusterStateResponseGetclusterstate
+from .get_deployment_response_getdeployment import GetDeploymentResponseGetdeployment
+from .get_server_response_getserver import GetServerResponseGetserver
+from .greedy_queue_policy import GreedyQueuePolicy
+from .greedy_queue_policy_clock import GreedyQueuePolicyClock
+from .greedy_queue_policy_kind import GreedyQueuePolicyKind
+from .greedy_queue_policy_order import GreedyQueuePolicyOrder
+from .history_item import HistoryItem
+from .history_item_demand import HistoryItemDemand
+from .history_item_next_reservation import HistoryItemNextReservation
+from .history_item_reserved import HistoryItemReserved
+from .history_item_violated import HistoryItemViolated
+from .history_page import HistoryPage
+from .job_out import JobOut
+from .job_out_status import JobOutStatus
+from .job_type_in import JobTypeIn
+from .job_type_in_demand import JobTypeInDemand
+from .key_create import KeyCreate
+from .key_create_scopes_item import KeyCreateScopesItem
+from .key_created import KeyCreated
+from .key_created_scopes_item import KeyCreatedScopesItem
+from .key_list import KeyList
+from .key_out import KeyOut
+from .key_out_scopes_item import KeyOutScopesItem
+from .livez_response_livez import LivezResponseLivez
+from .logged_event import LoggedEvent
+from .logged_event_request import LoggedEventRequest
+from .logged_event_response import LoggedEventResponse
+from .migration_out import MigrationOut
+from .moment_cluster_create import MomentClusterCreate
+from .moment_policy import MomentPolicy
+from .moment_policy_kind import MomentPolicyKind
+from .observation_in import ObservationIn
+from .observation_in_demand import ObservationInDemand
+from .observation_out import ObservationOut
+from .observation_out_demand import ObservationOutDemand
+from .observation_out_details import ObservationOutDetails
+from .observation_out_next_reservation import ObservationOutNextReservation
+from .observation_out_queue import ObservationOutQueue
+from .observation_out_reserved import ObservationOutReserved
+from .observation_out_violated import ObservationOutViolated
+from .observation_out_violation_rate import ObservationOutViolationRate
+from .placement_out import PlacementOut
+from .placement_out_decision import PlacementOutDecision
+from .placement_out_details import PlacementOutDetails
+from .power_of_d_policy import PowerOfDPolicy
+from .preemption_out import PreemptionOut
+from .problem import Problem
+from .problem_errors_item import ProblemErrorsItem
+from .queue_arrival_out import QueueArrivalOut
+from .queue_arrival_out_decision import QueueArrivalOutDecision
+from .queue_release_out import QueueReleaseOut
+from .reconfiguration_out import ReconfigurationOut
+from .reconfiguration_out_configuration import ReconfigurationOutConfiguration
+from .release_out import ReleaseOut
+from .reservation_create import ReservationCreate
+from .reservation_create_initial_type_0 import ReservationCreateInitialType0
+from .reservation_exponent import ReservationExponent
+from .reservation_out import ReservationOut
+from .reservation_out_initial_type_0 import ReservationOutInitialType0
+from .reservation_out_policy import ReservationOutPolicy
+from .reservation_out_resources_item import ReservationOutResourcesItem
+from .reservation_out_state_type_0 import ReservationOutStateType0
+from .reservation_page import ReservationPage
+from .reservation_policy import ReservationPolicy
+from .reservation_policy_kind import ReservationPolicyKind
+from .reservation_policy_params import ReservationPolicyParams
+from .reservation_slots import ReservationSlots
+from .resource_in import ResourceIn
+from .rms_policy import RmsPolicy
+from .rms_policy_clock import RmsPolicyClock
+from .rms_policy_clock_rate_type_1 import RmsPolicyClockRateType1
+from .rms_policy_mu_type_1 import RmsPolicyMuType1
+from .rms_policy_routing import RmsPolicyRouting
+from .rms_policy_sampling import RmsPolicySampling
+from .scale_event import ScaleEvent
+from .scale_in_out import ScaleInOut
+from .scale_out_out import ScaleOutOut
+from .scale_out_out_decision import ScaleOutOutDecision
+from .server_pool_in import ServerPoolIn
+from .server_pool_in_capacity import ServerPoolInCapacity
+from .started_job import StartedJob
+from .tick_in import TickIn
+from .tick_out import TickOut
+from .tick_out_decision import TickOutDecision
+
+__all__ = (
+    "AdmissionOut",
+    "AdmissionOutDecision",
+    "AdmissionOutDetails",
+    "ArrivalIn",
+    "BatchArrival",
+    "BatchDeparture",
+    "BatchIn",
+    "BatchOut",
+    "BestFitPolicy",
+    "ClusterCreate",
+    "ClusterOut",
+    "ClusterOutJobTypesType0Item",
+    "ClusterOutPolicy",
+    "ClusterOutServerPoolsType0Item",
+    "ClusterPage",
+    "ClusterUpdate",
+    "DepartureIn",
+    "DeploymentIn",
+    "DeploymentInPriorType0",
+    "DraPolicy",
+    "EventPage",
+    "FirstFitPolicy",
+    "GetClusterStateResponseGetclusterstate",
+    "GetDeploymentResponseGetdeployment",
+    "GetServerResponseGetserver",
+    "GreedyQueuePolicy",
+    "GreedyQueuePolicyClock",
+    "GreedyQueuePolicyKind",
+    "GreedyQueuePolicyOrder",
+    "HistoryItem",
+    "HistoryItemDemand",
+    "HistoryItemNextReservation",
+    "HistoryItemReserved",
+    "HistoryItemViolated",
+    "HistoryPage",
+    "JobOut",
+    "JobOutStatus",
+    "JobTypeIn",
+    "JobTypeInDemand",
+    "KeyCreate",
+    "KeyCreated",
+    "KeyCreatedScopesItem",
+    "KeyCreateScopesItem",
+    "KeyList",
+    "KeyOut",
+    "KeyOutScopesItem",
+    "LivezResponseLivez",
+    "LoggedEvent",
+    "LoggedEventRequest",
+    "LoggedEventResponse",
+    "MigrationOut",
+    "MomentClusterCreate",
+    "MomentPolicy",
+    "MomentPolicyKind",
+    "ObservationIn",
+    "ObservationInDemand",
+    "ObservationOut",
+    "ObservationOutDemand",
+    "ObservationOutDetails",
+    "ObservationOutNextReservation",
+    "ObservationOutQueue",
+    "ObservationOutReserved",
+    "ObservationOutViolated",
+    "ObservationOutViolationRate",
+    "PlacementOut",
+    "PlacementOutDecision",
+    "PlacementOutDetails",
+    "PowerOfDPolicy",
+    "PreemptionOut",
+    "Problem",
+    "ProblemErrorsItem",
+    "QueueArrivalOut",
+    "QueueArrivalOutDecision",
+    "QueueReleaseOut",
+    "ReconfigurationOut",
+    "ReconfigurationOutConfiguration",
+    "ReleaseOut",
+    "ReservationCreate",
+    "ReservationCreateInitialType0",
+    "ReservationExponent",
+    "ReservationOut",
+    "ReservationOutInitialType0",
+    "ReservationOutPolicy",
+    "ReservationOutResourcesItem",
+    "ReservationOutStateType0",
+    "ReservationPage",
+    "ReservationPolicy",
+    "ReservationPolicyKind",
+    "ReservationPolicyParams",
+    "ReservationSlots",
+    "ResourceIn",
+    "RmsPolicy",
+    "RmsPolicyClock",
+    "RmsPolicyClockRateType1",
+    "RmsPolicyMuType1",
+    "RmsPolicyRouting",
+    "RmsPolicySampling",
+    "ScaleEvent",
+    "ScaleInOut",
+    "ScaleOutOut",
+    "ScaleOutOutDecision",
+    "ServerPoolIn",
+    "ServerPoolInCapacity",
+    "StartedJob",
+    "TickIn",
+    "TickOut",
+    "TickOutDecision",
+)

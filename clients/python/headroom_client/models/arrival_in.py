@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="ArrivalIn")
+
+
+@_attrs_define
+class ArrivalIn:
+    """
+    Attributes:
+        job_id (str):
+        job_type (str):
+        at (float | None | Unset): Queued clusters with the client clock only: when the event happened (time units,
+            never decreasing). Placement clusters and the wall clock refuse it.
+        dry_run (bool | Unset): Decide without committing anything. Default: False.
+        event_id (None | str | Unset): Idempotency key of this event, unique per cluster. A retry with the same id and
+            body returns the stored decision; with another body it is a 409. May be given as the Idempotency-Key header
+            instead.
+    """
+
+    job_id: str
+    job_type: str
+    at: float | None | Unset = UNSET
+    dry_run: bool | Unset = False
+    event_id: None | str | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        job_id = self.job_id
+
+        job_type = self.job_type
+
+        at: float | None | Unset
+        if isinstance(self.at, Unset):
+            at = UNSET
+        else:
+            at = self.at
+
+        dry_run = self.dry_run
+
+        event_id: None | str | Unset
+        if isinstance(self.event_id, Unset):
+            event_id = UNSET
+        else:
+            event_id = self.event_id
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "job_id": job_id,
+                "job_type": job_type,
+            }
+        )
+        if at is not UNSET:
+            field_dict["at"] = at
+        if dry_run is not UNSET:
+            field_dict["dry_run"] = dry_run
+        if event_id is not UNSET:
+            field_dict["event_id"] = event_id
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        job_id = d.pop("job_id")
+
+        job_type = d.pop("job_type")
+
+        def _parse_at(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        at = _parse_at(d.pop("at", UNSET))
+
+        dry_run = d.pop("dry_run", UNSET)
+
+        def _parse_event_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        event_id = _parse_event_id(d.pop("event_id", UNSET))
+
+        arrival_in = cls(
+            job_id=job_id,
+            job_type=job_type,
+            at=at,
+            dry_run=dry_run,
+            event_id=event_id,
+        )
+
+        return arrival_in

@@ -1,0 +1,148 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.deployment_in_prior_type_0 import DeploymentInPriorType0
+
+
+T = TypeVar("T", bound="DeploymentIn")
+
+
+@_attrs_define
+class DeploymentIn:
+    """
+    Attributes:
+        at (float): Event time in hours; never decreases per cluster.
+        cores (int):
+        deployment_id (str):
+        category (None | str | Unset): User label; deployments with the same label share a learnt prior (§7).
+        dry_run (bool | Unset):  Default: False.
+        event_id (None | str | Unset):
+        prior (DeploymentInPriorType0 | None | Unset): {"gamma": {"lambda": [shape, rate], "mu": [...], "sigma": [...]}}
+            and/or {"observations": {...}} pseudo-observations (§6).
+    """
+
+    at: float
+    cores: int
+    deployment_id: str
+    category: None | str | Unset = UNSET
+    dry_run: bool | Unset = False
+    event_id: None | str | Unset = UNSET
+    prior: DeploymentInPriorType0 | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.deployment_in_prior_type_0 import DeploymentInPriorType0  # noqa: PLC0415
+
+        at = self.at
+
+        cores = self.cores
+
+        deployment_id = self.deployment_id
+
+        category: None | str | Unset
+        if isinstance(self.category, Unset):
+            category = UNSET
+        else:
+            category = self.category
+
+        dry_run = self.dry_run
+
+        event_id: None | str | Unset
+        if isinstance(self.event_id, Unset):
+            event_id = UNSET
+        else:
+            event_id = self.event_id
+
+        prior: dict[str, Any] | None | Unset
+        if isinstance(self.prior, Unset):
+            prior = UNSET
+        elif isinstance(self.prior, DeploymentInPriorType0):
+            prior = self.prior.to_dict()
+        else:
+            prior = self.prior
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "at": at,
+                "cores": cores,
+                "deployment_id": deployment_id,
+            }
+        )
+        if category is not UNSET:
+            field_dict["category"] = category
+        if dry_run is not UNSET:
+            field_dict["dry_run"] = dry_run
+        if event_id is not UNSET:
+            field_dict["event_id"] = event_id
+        if prior is not UNSET:
+            field_dict["prior"] = prior
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.deployment_in_prior_type_0 import DeploymentInPriorType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+        at = d.pop("at")
+
+        cores = d.pop("cores")
+
+        deployment_id = d.pop("deployment_id")
+
+        def _parse_category(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        category = _parse_category(d.pop("category", UNSET))
+
+        dry_run = d.pop("dry_run", UNSET)
+
+        def _parse_event_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        event_id = _parse_event_id(d.pop("event_id", UNSET))
+
+        def _parse_prior(data: object) -> DeploymentInPriorType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                prior_type_0 = DeploymentInPriorType0.from_dict(data)
+
+                return prior_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(DeploymentInPriorType0 | None | Unset, data)
+
+        prior = _parse_prior(d.pop("prior", UNSET))
+
+        deployment_in = cls(
+            at=at,
+            cores=cores,
+            deployment_id=deployment_id,
+            category=category,
+            dry_run=dry_run,
+            event_id=event_id,
+            prior=prior,
+        )
+
+        return deployment_in

@@ -1,0 +1,44 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+T = TypeVar("T", bound="FirstFitPolicy")
+
+
+@_attrs_define
+class FirstFitPolicy:
+    """
+    Attributes:
+        kind (Literal['first_fit']):
+    """
+
+    kind: Literal["first_fit"]
+
+    def to_dict(self) -> dict[str, Any]:
+        kind = self.kind
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "kind": kind,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        kind = cast(Literal["first_fit"], d.pop("kind"))
+        if kind != "first_fit":
+            raise ValueError(f"kind must match const 'first_fit', got '{kind}'")
+
+        first_fit_policy = cls(
+            kind=kind,
+        )
+
+        return first_fit_policy

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.job_out_status import JobOutStatus
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="JobOut")
+
+
+@_attrs_define
+class JobOut:
+    """
+    Attributes:
+        job_id (str):
+        job_type (str):
+        queued_at (float):
+        status (JobOutStatus):
+        finished_at (float | None | Unset):
+        position (int | None | Unset):
+        server_id (None | str | Unset):
+        started_at (float | None | Unset):
+    """
+
+    job_id: str
+    job_type: str
+    queued_at: float
+    status: JobOutStatus
+    finished_at: float | None | Unset = UNSET
+    position: int | None | Unset = UNSET
+    server_id: None | str | Unset = UNSET
+    started_at: float | None | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        job_id = self.job_id
+
+        job_type = self.job_type
+
+        queued_at = self.queued_at
+
+        status = self.status.value
+
+        finished_at: float | None | Unset
+        if isinstance(self.finished_at, Unset):
+            finished_at = UNSET
+        else:
+            finished_at = self.finished_at
+
+        position: int | None | Unset
+        if isinstance(self.position, Unset):
+            position = UNSET
+        else:
+            position = self.position
+
+        server_id: None | str | Unset
+        if isinstance(self.server_id, Unset):
+            server_id = UNSET
+        else:
+            server_id = self.server_id
+
+        started_at: float | None | Unset
+        if isinstance(self.started_at, Unset):
+            started_at = UNSET
+        else:
+            started_at = self.started_at
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "job_id": job_id,
+                "job_type": job_type,
+                "queued_at": queued_at,
+                "status": status,
+            }
+        )
+        if finished_at is not UNSET:
+            field_dict["finished_at"] = finished_at
+        if position is not UNSET:
+            field_dict["position"] = position
+        if server_id is not UNSET:
+            field_dict["server_id"] = server_id
+        if started_at is not UNSET:
+            field_dict["started_at"] = started_at
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        job_id = d.pop("job_id")
+
+        job_type = d.pop("job_type")
+
+        queued_at = d.pop("queued_at")
+
+        status = JobOutStatus(d.pop("status"))
+
+        def _parse_finished_at(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        finished_at = _parse_finished_at(d.pop("finished_at", UNSET))
+
+        def _parse_position(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_server_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        server_id = _parse_server_id(d.pop("server_id", UNSET))
+
+        def _parse_started_at(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        started_at = _parse_started_at(d.pop("started_at", UNSET))
+
+        job_out = cls(
+            job_id=job_id,
+            job_type=job_type,
+            queued_at=queued_at,
+            status=status,
+            finished_at=finished_at,
+            position=position,
+            server_id=server_id,
+            started_at=started_at,
+        )
+
+        job_out.additional_properties = d
+        return job_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

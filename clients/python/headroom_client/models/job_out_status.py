@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class JobOutStatus(StrEnum):
+    FINISHED = "finished"
+    QUEUED = "queued"
+    RUNNING = "running"
+
+    def __str__(self) -> str:
+        return str(self.value)

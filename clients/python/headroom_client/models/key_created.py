@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.key_created_scopes_item import KeyCreatedScopesItem
+
+T = TypeVar("T", bound="KeyCreated")
+
+
+@_attrs_define
+class KeyCreated:
+    """
+    Attributes:
+        clusters (list[str] | None):
+        created_at (str):
+        description (str):
+        id (str):
+        key (str): The secret. Shown once, never again: store it now.
+        owner (str):
+        revoked_at (None | str):
+        scopes (list[KeyCreatedScopesItem]):
+    """
+
+    clusters: list[str] | None
+    created_at: str
+    description: str
+    id: str
+    key: str
+    owner: str
+    revoked_at: None | str
+    scopes: list[KeyCreatedScopesItem]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        clusters: list[str] | None
+        if isinstance(self.clusters, list):
+            clusters = self.clusters
+
+        else:
+            clusters = self.clusters
+
+        created_at = self.created_at
+
+        description = self.description
+
+        id = self.id
+
+        key = self.key
+
+        owner = self.owner
+
+        revoked_at: None | str
+        revoked_at = self.revoked_at
+
+        scopes = []
+        for scopes_item_data in self.scopes:
+            scopes_item = scopes_item_data.value
+            scopes.append(scopes_item)
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "clusters": clusters,
+                "created_at": created_at,
+                "description": description,
+                "id": id,
+                "key": key,
+                "owner": owner,
+                "revoked_at": revoked_at,
+                "scopes": scopes,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+
+        def _parse_clusters(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                clusters_type_0 = cast(list[str], data)
+
+                return clusters_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        clusters = _parse_clusters(d.pop("clusters"))
+
+        created_at = d.pop("created_at")
+
+        description = d.pop("description")
+
+        id = d.pop("id")
+
+        key = d.pop("key")
+
+        owner = d.pop("owner")
+
+        def _parse_revoked_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        revoked_at = _parse_revoked_at(d.pop("revoked_at"))
+
+        scopes = []
+        _scopes = d.pop("scopes")
+        for scopes_item_data in _scopes:
+            scopes_item = KeyCreatedScopesItem(scopes_item_data)
+
+            scopes.append(scopes_item)
+
+        key_created = cls(
+            clusters=clusters,
+            created_at=created_at,
+            description=description,
+            id=id,
+            key=key,
+            owner=owner,
+            revoked_at=revoked_at,
+            scopes=scopes,
+        )
+
+        key_created.additional_properties = d
+        return key_created
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

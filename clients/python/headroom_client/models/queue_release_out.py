@@ -1,0 +1,142 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.started_job import StartedJob
+
+
+T = TypeVar("T", bound="QueueReleaseOut")
+
+
+@_attrs_define
+class QueueReleaseOut:
+    """
+    Attributes:
+        at (float):
+        decision (Literal['released']):
+        event_seq (int | None): Position in the cluster's log; null on a dry run or an idle tick.
+        job_id (str):
+        replayed (bool): True when this answers a retry of a logged event.
+        server_id (str):
+        started (list[StartedJob]): Jobs started up to and at this departure, e.g. into the freed slot.
+        dry_run (bool | Unset):  Default: False.
+    """
+
+    at: float
+    decision: Literal["released"]
+    event_seq: int | None
+    job_id: str
+    replayed: bool
+    server_id: str
+    started: list[StartedJob]
+    dry_run: bool | Unset = False
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        at = self.at
+
+        decision = self.decision
+
+        event_seq: int | None
+        event_seq = self.event_seq
+
+        job_id = self.job_id
+
+        replayed = self.replayed
+
+        server_id = self.server_id
+
+        started = []
+        for started_item_data in self.started:
+            started_item = started_item_data.to_dict()
+            started.append(started_item)
+
+        dry_run = self.dry_run
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "at": at,
+                "decision": decision,
+                "event_seq": event_seq,
+                "job_id": job_id,
+                "replayed": replayed,
+                "server_id": server_id,
+                "started": started,
+            }
+        )
+        if dry_run is not UNSET:
+            field_dict["dry_run"] = dry_run
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.started_job import StartedJob  # noqa: PLC0415
+
+        d = dict(src_dict)
+        at = d.pop("at")
+
+        decision = cast(Literal["released"], d.pop("decision"))
+        if decision != "released":
+            raise ValueError(f"decision must match const 'released', got '{decision}'")
+
+        def _parse_event_seq(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        event_seq = _parse_event_seq(d.pop("event_seq"))
+
+        job_id = d.pop("job_id")
+
+        replayed = d.pop("replayed")
+
+        server_id = d.pop("server_id")
+
+        started = []
+        _started = d.pop("started")
+        for started_item_data in _started:
+            started_item = StartedJob.from_dict(started_item_data)
+
+            started.append(started_item)
+
+        dry_run = d.pop("dry_run", UNSET)
+
+        queue_release_out = cls(
+            at=at,
+            decision=decision,
+            event_seq=event_seq,
+            job_id=job_id,
+            replayed=replayed,
+            server_id=server_id,
+            started=started,
+            dry_run=dry_run,
+        )
+
+        queue_release_out.additional_properties = d
+        return queue_release_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..models.tick_out_decision import TickOutDecision
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.started_job import StartedJob
+
+
+T = TypeVar("T", bound="TickOut")
+
+
+@_attrs_define
+class TickOut:
+    """
+    Attributes:
+        decision (TickOutDecision): idle: nothing was due, nothing changed and nothing was logged.
+        event_seq (int | None): Position in the cluster's log; null on a dry run or an idle tick.
+        now (float): The scheduler's clock after the tick. Below `until` when the jump was too long for one call (about
+            100,000 clock ticks): tick again.
+        replayed (bool): True when this answers a retry of a logged event.
+        started (list[StartedJob]):
+        dry_run (bool | Unset):  Default: False.
+    """
+
+    decision: TickOutDecision
+    event_seq: int | None
+    now: float
+    replayed: bool
+    started: list[StartedJob]
+    dry_run: bool | Unset = False
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        decision = self.decision.value
+
+        event_seq: int | None
+        event_seq = self.event_seq
+
+        now = self.now
+
+        replayed = self.replayed
+
+        started = []
+        for started_item_data in self.started:
+            started_item = started_item_data.to_dict()
+            started.append(started_item)
+
+        dry_run = self.dry_run
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "decision": decision,
+                "event_seq": event_seq,
+                "now": now,
+                "replayed": replayed,
+                "started": started,
+            }
+        )
+        if dry_run is not UNSET:
+            field_dict["dry_run"] = dry_run
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.started_job import StartedJob  # noqa: PLC0415
+
+        d = dict(src_dict)
+        decision = TickOutDecision(d.pop("decision"))
+
+        def _parse_event_seq(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        event_seq = _parse_event_seq(d.pop("event_seq"))
+
+        now = d.pop("now")
+
+        replayed = d.pop("replayed")
+
+        started = []
+        _started = d.pop("started")
+        for started_item_data in _started:
+            started_item = StartedJob.from_dict(started_item_data)
+
+            started.append(started_item)
+
+        dry_run = d.pop("dry_run", UNSET)
+
+        tick_out = cls(
+            decision=decision,
+            event_seq=event_seq,
+            now=now,
+            replayed=replayed,
+            started=started,
+            dry_run=dry_run,
+        )
+
+        tick_out.additional_properties = d
+        return tick_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
