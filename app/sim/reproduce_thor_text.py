@@ -36,7 +36,13 @@ def setup(params: dict[str, Any], derived: dict[str, dict[str, float]], quick: i
     `{json.dumps(params)}`.
     V and α are derived per ε from `queue_target` Q* and `tracking_gain` k
     (V c = Q* φ(z_ε), α = V c max(z_ε, 0.5)/(2k)) and run normalised by σ_t
-    (`app/policies/thor/engine.py` explains why):
+    (`app/policies/thor/engine.py` explains why).
+    σ_t has floors: 1% of the level, and 1e-3 demand units for a level near 0. A constant
+    series has σ = 0 and an idle one μ = 0 too; since eq. (8) runs with α/σ_t², σ must not
+    fall to 0 (the earlier 1e-9 floor gave an idle resource α_t ≈ 8.5e17). At the floor THOR
+    reserves μ + z_ε σ: just above a constant demand, about 0.002 units on an idle resource.
+    On these series σ_t never goes below 0.003, so the 1e-3 floor changes none of the numbers
+    below (every decision was compared with the 1e-9 floor: identical):
 
     | ε | z_ε | V | α |
     |---|---|---|---|

@@ -20,6 +20,10 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 JSONType = JSON().with_variant(JSONB(), "postgresql")
+# What the engines wrote and later replay against (the log, stored answers, specs) must read
+# back exactly: Postgres' jsonb prints floats >= 1e16 as integers, its json keeps the text
+# (migration 0003, docs/architecture.md "The log is the truth").
+ExactJSON = JSON()
 
 
 def utcnow() -> datetime:
@@ -43,7 +47,7 @@ class Cluster(Base):
     owner: Mapped[str] = mapped_column(String(64), server_default="default")
     name: Mapped[str] = mapped_column(String(100))
     policy_kind: Mapped[str] = mapped_column(String(40))
-    spec: Mapped[dict] = mapped_column(JSONType)
+    spec: Mapped[dict] = mapped_column(ExactJSON)
     version: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
     generation: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -60,9 +64,9 @@ class Event(Base):
     event_id: Mapped[str] = mapped_column(String(200))
     kind: Mapped[str] = mapped_column(String(40))
     request_hash: Mapped[str] = mapped_column(String(64))
-    request: Mapped[dict] = mapped_column(JSONType)
+    request: Mapped[dict] = mapped_column(ExactJSON)
     decision: Mapped[str] = mapped_column(String(40))
-    response: Mapped[dict] = mapped_column(JSONType)
+    response: Mapped[dict] = mapped_column(ExactJSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
@@ -101,5 +105,5 @@ class IdempotencyKey(Base):
     key: Mapped[str] = mapped_column(String(200), primary_key=True)
     request_hash: Mapped[str] = mapped_column(String(64))
     status_code: Mapped[int] = mapped_column(Integer)
-    response: Mapped[dict] = mapped_column(JSONType)
+    response: Mapped[dict] = mapped_column(ExactJSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

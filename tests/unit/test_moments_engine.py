@@ -116,8 +116,8 @@ def test_dry_run_changes_nothing() -> None:
         (lambda e: e.admit("b", 1, 0.5), "at"),
         (lambda e: e.admit("a", 1, 5.0), "deployment_id"),
         (lambda e: e.admit("b", 0, 5.0), "cores"),
-        (lambda e: e.admit("b", 1, 5.0, prior={"observations": {"bogus": 1}}), "prior"),
-        (lambda e: e.admit("b", 1, 5.0, prior={"gamma": {"lambda": [0, 1], "mu": [1, 1], "sigma": [1, 1]}}), "prior"),
+        (lambda e: e.admit("b", 1, 5.0, prior={"observations": {"bogus": 1}}), "prior.observations"),
+        (lambda e: e.admit("b", 1, 5.0, prior={"gamma": {"lambda": [0, 1], "mu": [1, 1], "sigma": [1, 1]}}), "prior.gamma.lambda[0]"),
         (lambda e: e.shutdown("nope", 5.0), "deployment_id"),
     ],
 )

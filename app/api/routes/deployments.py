@@ -29,7 +29,8 @@ def arrive(cluster_id: str, body: DeploymentIn, ctx: Ctx, principal: Auth,
            idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "write", MOMENT)
     event = {"kind": "deployment", "deployment_id": body.deployment_id, "cores": body.cores,
-             "at": body.at, "category": body.category, "prior": body.prior}
+             "at": body.at, "category": body.category,
+             "prior": None if body.prior is None else body.prior.engine_dict()}
     if body.dry_run:
         return dry_run(ctx, cluster_id, event)
     event["event_id"] = event_id_from(body.event_id, idempotency_key)

@@ -7,6 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from app.api.schemas.common import ClientId, Name, StrictModel
+from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
@@ -35,9 +36,43 @@ class MomentClusterCreate(StrictModel):
     policy: MomentPolicy
 
 
-class GammaPrior(StrictModel):
-    shape: float = Field(gt=0, le=1e6, allow_inf_nan=False)
-    rate: float = Field(gt=0, le=1e6, allow_inf_nan=False)
+# Shape and rate share one range: where every moment formula stays finite (the reason is
+# next to GAMMA_MIN in app/policies/moments/priors.py, which checks the same bounds again).
+GammaParameter = Annotated[float, Field(ge=GAMMA_MIN, le=GAMMA_MAX, allow_inf_nan=False,
+                                        strict=True)]
+ShapeRate = Annotated[list[GammaParameter], Field(
+    min_length=2, max_length=2, description="[shape, rate] of a Gamma belief, rates per hour.")]
+PseudoObservation = Annotated[float, Field(ge=0, le=PSEUDO_MAX, allow_inf_nan=False,
+                                           strict=True)]
+
+
+class GammaPriors(StrictModel):
+    """Replaces the cluster's base prior for this deployment (§6)."""
+
+    lam: ShapeRate = Field(alias="lambda", description="Scale-out rate coefficient λ.")
+    mu: ShapeRate = Field(description="Per-core death rate μ.")
+    sigma: ShapeRate = Field(description="Extra cores per scale-out σ (size is 1 + Pois(σ)).")
+
+
+class PriorObservations(StrictModel):
+    """Pseudo-observations added to the deployment's statistics (§6 fn. 13)."""
+
+    core_deaths: PseudoObservation = 0.0
+    core_time: PseudoObservation = Field(0.0, description="Core-hours.")
+    shutdowns: PseudoObservation = 0.0
+    age_time: PseudoObservation = Field(0.0, description="Hours alive.")
+    scaleouts: PseudoObservation = 0.0
+    scaleout_time: PseudoObservation = Field(0.0, description="Hours of scale-out counting.")
+    extra_cores: PseudoObservation = 0.0
+
+
+class DeploymentPrior(StrictModel):
+    gamma: GammaPriors | None = None
+    observations: PriorObservations | None = None
+
+    def engine_dict(self) -> dict[str, Any]:
+        """The engine's (and the log's) form: only what the client gave, "lambda" spelled out."""
+        return self.model_dump(by_alias=True, exclude_unset=True, exclude_none=True)
 
 
 class DeploymentIn(StrictModel):
@@ -47,7 +82,7 @@ class DeploymentIn(StrictModel):
     at: Hours
     category: Name | None = Field(None, description="User label; deployments with the same "
                                                     "label share a learnt prior (§7).")
-    prior: dict[str, Any] | None = Field(
+    prior: DeploymentPrior | None = Field(
         None, description='{"gamma": {"lambda": [shape, rate], "mu": [...], "sigma": [...]}} '
                           'and/or {"observations": {...}} pseudo-observations (§6).')
     dry_run: bool = False

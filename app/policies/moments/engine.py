@@ -34,6 +34,14 @@ CATEGORY_MIN = 5
 DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
 
 
+def _finite(m: tuple[np.ndarray, np.ndarray], field: str) -> tuple[np.ndarray, np.ndarray]:
+    """Last line of defence behind the request bounds (priors.py): a moment that is not a
+    finite number would poison the cluster totals for good and cannot be written as JSON."""
+    if not (np.isfinite(m[0]).all() and np.isfinite(m[1]).all()):
+        raise errors.InvalidPrior(field, "the belief gives moments that are not finite numbers")
+    return m
+
+
 class MomentEngine:
     def __init__(
         self,
@@ -102,16 +110,16 @@ class MomentEngine:
         d.dirty = True
         self._dirty[d.id] = None
 
-    def _swap(self, d: Deployment) -> None:
-        """Replace d's cached moments in the totals (or remove them if d is dead)."""
+    def _swap(self, d: Deployment, new: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Replace d's cached moments in the totals (or remove them if d is dead); `new`:
+        its moments already computed at its current statistics."""
         old = self._cache.pop(d.id, None)
         if old is not None:
             self._tot_e -= old[0]
             self._tot_v -= old[1]
         d.cached_inputs = None
         if d.alive and self.policy != "threshold":
-            new = moments(d.cores, self.belief(d), self.grid)
-            self._store(d, new)
+            self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid))
         d.dirty = False
         self._dirty.pop(d.id, None)
         self._updates += 1
@@ -149,32 +157,35 @@ class MomentEngine:
             if d is not None and d.alive and not d.dirty:
                 stale.append(d)
         todo = [self.deployments[key] for key in self._dirty] + stale
+        # Everything is computed (and checked) before anything moves: a refusal must leave
+        # the engine as it was (the contract in app/policies/base.py).
+        fresh = {} if self.policy == "threshold" else {d.id: self._moments_at(d, at) for d in todo}
         if not dry_run:
             for _ in range(scanned):
                 key = self._rotation.popleft()
                 d = self.deployments.get(key)
                 if d is not None and d.alive:
                     self._rotation.append(key)
-        if not dry_run:
             self.now = at
             for d in todo:
                 d.advance(at)
-                self._swap(d)
+                self._swap(d, fresh.get(d.id))
             return self._tot_e, self._tot_v
         tot_e, tot_v = self._tot_e.copy(), self._tot_v.copy()
-        if self.policy == "threshold":
-            return tot_e, tot_v
-        for d in todo:
-            old = self._cache.get(d.id)
+        for key, new in fresh.items():
+            old = self._cache.get(key)
             if old is not None:
                 tot_e -= old[0]
                 tot_v -= old[1]
-            ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, Stats(**d.stats.to_dict()))
-            ghost.advance(at)
-            new = moments(ghost.cores, self.belief(ghost), self.grid)
             tot_e += new[0]
             tot_v += new[1]
         return tot_e, tot_v
+
+    def _moments_at(self, d: Deployment, at: float) -> tuple[np.ndarray, np.ndarray]:
+        """d's moments once its exposure reaches `at`, computed on a copy of its statistics."""
+        ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, Stats(**d.stats.to_dict()))
+        ghost.advance(at)
+        return _finite(moments(ghost.cores, self.belief(ghost), self.grid), f"deployments.{d.id}")
 
     def _base_prior(self, category: str | None, prior: dict[str, Any] | None) -> tuple[Prior, Stats]:
         members = None
@@ -207,12 +218,18 @@ class MomentEngine:
             raise errors.InvalidPrior("prior", "prior takes only 'gamma' and 'observations'")
         try:
             base, stats = self._base_prior(category, prior)
+        except errors.MomentsError:
+            raise
         except (KeyError, TypeError, ValueError) as exc:
             raise errors.InvalidPrior("prior", f"invalid prior: {exc}") from exc
+        d = Deployment(deployment_id, cores, at, at, base, stats, category)
+        # The arrival's own moments depend only on its belief: compute (and check) them
+        # before _refresh moves anything, so a refusal leaves the engine as it was.
+        own = None if self.policy == "threshold" else _finite(
+            moments(d.cores, self.belief(d), self.grid), "prior")
 
         tot_e, tot_v = self._refresh(at, dry_run)
-        d = Deployment(deployment_id, cores, at, at, base, stats, category)
-        verdict, own = self._decide(d, tot_e, tot_v)
+        verdict = self._decide(d, own, tot_e, tot_v)
         if self.active + cores > self.capacity:
             verdict = policies.Verdict(False, "no_capacity", verdict.worst, verdict.expected, verdict.bound, False)
         if not dry_run:
@@ -233,16 +250,14 @@ class MomentEngine:
                 self.rejected += 1
         return self._decision_dict(verdict)
 
-    def _decide(self, d: Deployment, tot_e0: np.ndarray, tot_v0: np.ndarray) -> tuple[policies.Verdict, tuple[np.ndarray, np.ndarray] | None]:
-        if self.policy == "threshold":
-            return policies.threshold(self.active + d.cores, self.threshold, self.capacity), None
-        own = moments(d.cores, self.belief(d), self.grid)
+    def _decide(self, d: Deployment, own: tuple[np.ndarray, np.ndarray] | None,
+                tot_e0: np.ndarray, tot_v0: np.ndarray) -> policies.Verdict:
+        if own is None:
+            return policies.threshold(self.active + d.cores, self.threshold, self.capacity)
         tot_e = tot_e0 + own[0]
         if self.policy == "first_moment":
-            v = policies.first_moment(tot_e, own[0], self.threshold, self.capacity, self.marginal)
-        else:
-            v = policies.second_moment(tot_e, tot_v0 + own[1], own[0], self.threshold, self.capacity, self.marginal)
-        return v, own
+            return policies.first_moment(tot_e, own[0], self.threshold, self.capacity, self.marginal)
+        return policies.second_moment(tot_e, tot_v0 + own[1], own[0], self.threshold, self.capacity, self.marginal)
 
     def _decision_dict(self, v: policies.Verdict) -> dict[str, Any]:
         return policies.decision_dict(v, self.grid, self.threshold)

@@ -29,6 +29,7 @@ import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from app.policies.moments.errors import InvalidPrior
 from app.policies.moments.formulas import Belief
 
 POPULATION_LAM = (0.4907, 0.4496)
@@ -36,6 +37,30 @@ POPULATION_MU = (0.3107, 0.5778)
 POPULATION_SIG = (0.2616, 0.0552)
 POPULATION_DELTA = 0.119
 POPULATION_NU = 0.673
+
+# What a client may declare (§6 per-deployment priors). Every moment is a product of Gamma
+# expectations E[μ^p e^{-sμ}] = Γ(a+p)/Γ(a) b^a/(b+s)^{a+p} and means a/b, a/b²; with shape
+# and rate in [1e-6, 1e6] a mean is at most 1e12 per hour and a variance 1e18, so E[λ²]E[(1+σ)²]
+# times the 600² pairs of the double sum stays near 1e60, far from float overflow, and b² never
+# underflows to 0 (a/b² was a ZeroDivisionError at b = 1e-200). Outside it, a prior says a
+# deployment scales out 1e12 times an hour or less than once in 1e6 years: no real belief.
+GAMMA_MIN = 1e-6
+GAMMA_MAX = 1e6
+# Pseudo-observations (counts, core-hours, hours) only add to a posterior's shape or rate. Up
+# to 1e12 (the service's bound on amounts and instants) they stay exact enough in a float and
+# the moments finite; lower would refuse real evidence: §6's simulation draws 50 lifetimes of
+# a process whose rate is a Gamma(0.49, ·) draw, and their sum passes 1e9 hours.
+PSEUDO_MAX = 1e12
+
+
+def _number(value: Any, field: str, lo: float, hi: float) -> float:
+    """A JSON number in [lo, hi]: ``true`` and ``"1e5"`` are not numbers (no coercion)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidPrior(f"prior.{field}", f"must be a number, got {type(value).__name__}")
+    v = float(value)
+    if not (lo <= v <= hi):  # also refuses NaN
+        raise InvalidPrior(f"prior.{field}", f"must be in [{lo:g}, {hi:g}], got {value!r}")
+    return v
 
 
 @dataclass
@@ -132,6 +157,31 @@ def category_prior(members: list[Belief], fallback: Prior, min_members: int) -> 
     )
 
 
+def declared_prior(gamma: Any) -> Prior:
+    """A client's {"lambda": [shape, rate], "mu": [...], "sigma": [...]}, within bounds."""
+    if not isinstance(gamma, dict) or set(gamma) != {"lambda", "mu", "sigma"}:
+        raise InvalidPrior("prior.gamma", "needs exactly lambda, mu and sigma")
+    pairs = []
+    for name in ("lambda", "mu", "sigma"):
+        pair = gamma[name]
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise InvalidPrior(f"prior.gamma.{name}", "must be [shape, rate]")
+        pairs.append(tuple(_number(x, f"gamma.{name}[{i}]", GAMMA_MIN, GAMMA_MAX)
+                           for i, x in enumerate(pair)))
+    return Prior(*pairs)  # type: ignore[arg-type]
+
+
+def declared_observations(observations: Any) -> Stats:
+    if not isinstance(observations, dict):
+        raise InvalidPrior("prior.observations", "must be an object")
+    names = {f.name for f in fields(Stats)}
+    unknown = set(observations) - names
+    if unknown:
+        raise InvalidPrior("prior.observations", f"unknown statistics {sorted(unknown)}")
+    return Stats(**{k: _number(v, f"observations.{k}", 0.0, PSEUDO_MAX)
+                    for k, v in observations.items()})
+
+
 def resolve_prior(
     population: Prior, category_members: list[Belief] | None, prior: dict[str, Any] | None, min_members: int
 ) -> tuple[Prior, Stats]:
@@ -139,8 +189,8 @@ def resolve_prior(
     category's learned prior (if it has enough members), else the population prior."""
     base = population
     if prior and "gamma" in prior:
-        base = Prior.from_dict(prior["gamma"])
+        base = declared_prior(prior["gamma"])
     elif category_members is not None:
         base = category_prior(category_members, base, min_members)
-    stats = Stats.from_dict(prior.get("observations", {})) if prior else Stats()
+    stats = declared_observations(prior.get("observations", {})) if prior else Stats()
     return base, stats

@@ -16,8 +16,21 @@ reservation can be one period ahead; the spread of levels also counts the predic
 THOR operates at, and one-step errors of real utilisation series are heavier-tailed than a
 Gaussian with the same variance, so the variance-matched Gaussian under-covers at small ε.
 The default κ = 1.6 was chosen on the Alibaba 2018 series only (see docs/reproduction/thor.md).
-The floors keep σ > 0 on a constant series. The first demand seeds m with
-(``initial_spread`` · λ)² as one pseudo-observation.
+The first demand seeds m with (``initial_spread`` · λ)² as one pseudo-observation.
+
+Floors. On a constant series m decays to 0, and on an idle resource (λ = 0) μ is 0 too, so
+without floors σ = 0. σ is the scale of everything THOR does in normalised units: it reserves
+μ + z_ε σ at rest and runs eq. (8) with α_t = α/σ², V_t = V/σ. So σ's floor is the finest
+demand difference worth a reservation step. The relative floor (1% of the level) covers every
+busy resource whatever its unit; only a level near 0 reaches the absolute floor. That was
+1e-9 and made an idle resource answer α_t ≈ 8.5e17 and slopes of 1e8 — numbers no client can
+use and that jsonb could not store exactly (issue #12). It is now 1e-3 demand units: a
+thousandth of a core, of a fraction of capacity's percent scale, or of a byte, is below what
+an orchestrator reserves; an idle resource then reserves z_ε · 1e-3 (at most 0.005 for ε ≥
+1e-6) and α_t stays below α · 1e6. A stream whose demand is naturally below 1e-3 units (say
+fractions of a huge pool) sets ``sigma_floor_abs`` lower, down to 1e-9.
+On the reproduction's traces (utilisations 0.1–0.9) the relative floor is always above 1e-3,
+so this default changes none of their numbers (checked: docs/reproduction/thor.md).
 """
 
 from __future__ import annotations
@@ -36,7 +49,7 @@ class CapParams:
     spread_weight: float = 0.05
     tail_factor: float = 1.6
     sigma_floor: float = 0.01
-    sigma_floor_abs: float = 1e-9
+    sigma_floor_abs: float = 1e-3  # demand units; see the module docstring
     initial_spread: float = 0.1
 
     def __post_init__(self) -> None:
@@ -45,7 +58,9 @@ class CapParams:
         check_number(self.spread_weight, p + "spread_weight", lo=0.0, hi=1.0, lo_open=True)
         check_number(self.tail_factor, p + "tail_factor", lo=0.0, hi=1e3, lo_open=True)
         check_number(self.sigma_floor, p + "sigma_floor", hi=1e3)
-        check_number(self.sigma_floor_abs, p + "sigma_floor_abs", lo=0.0, lo_open=True)
+        # 1e-9 was the default before issue #12 and snapshots taken then carry it; far below
+        # it α/σ² overflows (1e-300 gives inf).
+        check_number(self.sigma_floor_abs, p + "sigma_floor_abs", lo=1e-9)
         check_number(self.initial_spread, p + "initial_spread", hi=1e3)
 
     @classmethod
