@@ -6,7 +6,7 @@ job in the system departs at rate 1, so at load 1 the cluster runs overloaded as
 The cluster is first driven for ``warmup_factor * L`` untimed events so it is full; then only
 the engine calls of ``--events`` events are timed (workload generation is excluded).
 
-    .venv/bin/python bench/engine.py [--policies dra,first_fit,...] [--sizes 1000,10000,100000]
+    .venv/bin/python -m app.bench.engine [--policies dra,first_fit,...] [--sizes 1000,10000,100000]
                                      [--events N] [--load X] [--json]
 """
 

@@ -3,7 +3,7 @@
 further admissions, each after two scale events, sent one at a time; latency per admission
 at the client. The goal (moment issue) is p99 <= 30 ms.
 
-    .venv/bin/python bench/http_moments.py --database-url postgresql+psycopg://...
+    .venv/bin/python -m app.bench.http_moments --database-url postgresql+psycopg://...
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import time
 import httpx
 import numpy as np
 
-from app.bench.http import _admin_key, _start_server
+from app.bench.http import admin_key, start_server
 
 
 def main() -> None:
@@ -26,10 +26,10 @@ def main() -> None:
     ap.add_argument("--deployments", type=int, default=1000)
     ap.add_argument("--samples", type=int, default=300)
     args = ap.parse_args()
-    proc, url = _start_server(args.database_url, 2)
+    proc, url = start_server(args.database_url, 2)
     rng = random.Random(1)
     try:
-        headers = {"Authorization": f"Bearer {_admin_key(args.database_url)}"}
+        headers = {"Authorization": f"Bearer {admin_key(args.database_url)}"}
         with httpx.Client(base_url=url, headers=headers, timeout=60) as c:
             cid = c.post("/v1/clusters", json={
                 "name": f"bench-moment-{os.getpid()}", "capacity_cores": 10_000_000,

@@ -3,7 +3,7 @@ its consecutive periods by one client (a stream's periods are sequential by defi
 concurrently, against ``headroom serve --workers 2``. Prints observations/s and latency
 percentiles. Demand follows the Alibaba 2018 CPU series, one period per request.
 
-    .venv/bin/python bench/http_reservations.py --database-url postgresql+psycopg://... \\
+    .venv/bin/python -m app.bench.http_reservations --database-url postgresql+psycopg://... \\
         [--streams 16] [--periods 300]
 """
 
@@ -18,7 +18,7 @@ import time
 import httpx
 import numpy as np
 
-from app.bench.http import _admin_key, _start_server
+from app.bench.http import admin_key, start_server
 from app.bench.rawhttp import RawConnection
 from app.sim.traces import utilization
 
@@ -53,9 +53,9 @@ def main() -> None:
     ap.add_argument("--periods", type=int, default=300)
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
-    proc, url = _start_server(args.database_url, args.workers)
+    proc, url = start_server(args.database_url, args.workers)
     try:
-        headers = {"Authorization": f"Bearer {_admin_key(args.database_url)}"}
+        headers = {"Authorization": f"Bearer {admin_key(args.database_url)}"}
         ids = []
         for n in range(args.streams):
             r = httpx.post(url + "/v1/reservations", headers=headers, timeout=30, json={

@@ -8,7 +8,7 @@ deployment's moments, the policy over the grid) without keeping the result, so t
 state is the same for every sample. Between samples `--events` scale-outs/ins touch random
 deployments, so each admission also recomputes those (the realistic case for a service).
 
-    .venv/bin/python bench/moments.py [--deployments 1000] [--samples 300] [--events 2] [--json]
+    .venv/bin/python -m app.bench.moments [--deployments 1000] [--samples 300] [--events 2] [--json]
 """
 
 from __future__ import annotations

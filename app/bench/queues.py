@@ -6,7 +6,7 @@ advancing 1/L per event; each event is a departure of a random running job with 
 departures count as running. Every engine call is timed, including the clock ticks RMS fires
 in between (time moves 1/L per event, so about one tick per event at the default rates).
 
-    .venv/bin/python bench/queues.py [--policies rms,best_fit_queue,...] [--sizes 100,1000]
+    .venv/bin/python -m app.bench.queues [--policies rms,best_fit_queue,...] [--sizes 100,1000]
                                      [--events N] [--json]
 """
 

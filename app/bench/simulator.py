@@ -5,7 +5,7 @@ Goal (simulator issue): 1,000,000 events through DRA at L = 1,000 in <= 60 s on 
 Everything is timed: engine construction, workload generation, the event loop, metrics.
 Warm-up is irrelevant to speed, so none is used; the run stops on the event budget.
 
-    .venv/bin/python bench/simulator.py [--policy dra] [--servers 1000] [--events 1000000]
+    .venv/bin/python -m app.bench.simulator [--policy dra] [--servers 1000] [--events 1000000]
                                         [--alpha 1.0] [--seed 1] [--json]
 """
 
@@ -16,9 +16,9 @@ import json
 import sys
 import time
 
-from app.sim.presets import paper_worst_case
+from app.sim.dra.presets import paper_worst_case
 from app.sim.progress import TextProgress
-from app.sim.simulate_cli import run_policy
+from app.sim.dra.simulator import run_policy
 
 
 def main() -> None:

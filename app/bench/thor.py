@@ -5,7 +5,7 @@ reservation (eqs. (3), (8), (9) plus the cap estimator, validation and the decis
 Demand is the Google 2019 CPU series when the package is installed, else a seeded synthetic
 series; the demand dicts are built before timing.
 
-    .venv/bin/python bench/thor.py [--resources 1,2,4] [--periods N] [--repeat R] [--json]
+    .venv/bin/python -m app.bench.thor [--resources 1,2,4] [--periods N] [--repeat R] [--json]
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from functools import lru_cache
 import numpy as np
 
 from app.policies.dra.configurations import Config, ConfigurationSpace
-from app.sim import bounds_lp
-from app.sim.presets import Instance
+from app.sim.dra import bounds_lp
+from app.sim.dra.presets import Instance
 
 METHODS = ("auto", "enumerate", "colgen")
 # "auto" enumerates up to this many configurations (HiGHS solves that LP in about a second)

@@ -1,5 +1,6 @@
-"""``headroom simulate dra``: placement policies on a DRA paper §7.1 workload, measured against
-the global greedy U^(g)[ρ] and the optimum U*[ρ] of LP (3.2).
+"""``headroom simulate dra``, ``headroom bound`` and ``headroom reproduce dra``: placement
+policies on a DRA paper §7.1 workload, measured against the global greedy U^(g)[ρ] and the
+optimum U*[ρ] of LP (3.2). app/sim/cli.py wires the adders below.
 
 Every policy runs on the same arrival stream (common random numbers): the workload's
 generator and the engines' generator are two children of one ``SeedSequence(--seed)``,
@@ -15,15 +16,12 @@ import sys
 import time
 from typing import Any
 
-import numpy as np
-
 from app.policies.registry import PLACEMENT_ENGINES
-from app.sim.cliargs import assign, positive, split_assignment
-from app.sim.metrics import SimResult
-from app.sim.presets import Instance, paper_worst_case, random_gcp
+from app.sim.cliargs import add_reproduction, assign, positive, split_assignment
+from app.sim.dra.metrics import SimResult
+from app.sim.dra.presets import Instance, paper_worst_case, random_gcp
+from app.sim.dra.simulator import run_policy
 from app.sim.progress import TextProgress
-from app.sim.simulator import simulate
-from app.sim.workload import RateSeries, poisson_for_instance
 
 PRESETS = ("paper-worst-case", "random-gcp")
 DEFAULT_POLICIES = "dra,power_of_d,best_fit,first_fit"
@@ -64,28 +62,12 @@ def parse_policies(spec: str, params: list[str]) -> dict[str, tuple[str, dict[st
     return out
 
 
-def run_policy(kind: str, params: dict[str, Any], instance: Instance, servers: int, seed: int,
-               duration: float, warmup: float, *, mean_service: float = 1.0,
-               sample_step: float | None = None, max_events: int | None = None,
-               progress: TextProgress | None = None,
-               multiplier: RateSeries | None = None) -> SimResult:
-    """One policy on the instance's Poisson workload; the seed fixes the arrival stream.
-    ``multiplier`` shapes the arrival rates over time (e.g. a real utilisation series)."""
-    workload_seed, engine_seed = np.random.SeedSequence(seed).spawn(2)
-    engine = PLACEMENT_ENGINES[kind](instance.model(servers), params or None,
-                                     np.random.default_rng(engine_seed))
-    workload = poisson_for_instance(instance, servers, np.random.default_rng(workload_seed),
-                                    mean_service, multiplier)
-    return simulate(engine, workload, duration, warmup=warmup, sample_step=sample_step,
-                    max_events=max_events, progress=progress)
-
-
 def _ratio(a: float | None, b: float | None) -> float | None:
     return a / b if a is not None and b else None
 
 
 def run_dra(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, SimResult]]:
-    from app.sim.bounds import global_greedy, optimal
+    from app.sim.dra.bounds import global_greedy, optimal
 
     instance = make_instance(args.preset, args.alpha, args.instance_seed)
     policies = parse_policies(args.policies, args.policy_param)
@@ -150,7 +132,7 @@ def _simulate_dra(args: argparse.Namespace) -> int:
         print(f"headroom simulate dra: error: {e}", file=sys.stderr)
         return 2
     if args.plot:
-        from app.sim.plots import plot_rewards
+        from app.sim.dra.plots import plot_rewards
 
         plot_rewards(args.plot, results, greedy=out["greedy_reward_per_server"],
                      optimal=out["optimal_reward_per_server"], warmup=out["warmup"],
@@ -164,9 +146,7 @@ def _simulate_dra(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    sim = sub.add_parser("simulate", help="simulate policies: placement, reservation, queueing, admission")
-    experiments = sim.add_subparsers(dest="experiment", required=True)
+def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = experiments.add_parser(
         "dra", help="policies on a DRA paper §7.1 workload vs global greedy and optimal",
         description="Placement policies on a DRA paper §7.1 workload, measured against the "
@@ -198,9 +178,51 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=_simulate_dra)
+    return p
 
-    from app.sim import moments_cli, rms_cli, thor_cli
 
-    thor_cli.add_simulate_parser(experiments)
-    rms_cli.add_simulate_parser(experiments)
-    moments_cli.add_simulate_parser(experiments)
+def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    return add_reproduction(targets, "dra", "app.sim.dra.reproduce",
+                            help="DRA paper §7: Figs. 2-4, random collections, §7.2")
+
+
+# ``headroom bound``: U^(g)[ρ] and U*[ρ] per server for a §7.1 preset.
+
+def add_bound_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = sub.add_parser("bound", help="global greedy and LP (3.2) optimum per server")
+    p.add_argument("--preset", choices=PRESETS, required=True)
+    p.add_argument("--alpha", type=float, default=1.0, help="scale ρ by α (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="random-gcp collection (default 0)")
+    p.add_argument("--method", choices=("auto", "enumerate", "colgen"), default="auto",
+                   help="auto enumerates configurations up to a limit, then generates columns")
+    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    p.set_defaults(func=_run_bound)
+    return p
+
+
+def _bound_instance(args: argparse.Namespace):
+    if args.alpha < 0:
+        raise SystemExit("headroom bound: --alpha must be >= 0")
+    if args.preset == "paper-worst-case":
+        return paper_worst_case(args.alpha)
+    inst = random_gcp(args.seed)
+    return inst.scaled(args.alpha) if args.alpha != 1.0 else inst
+
+
+def _run_bound(args: argparse.Namespace) -> int:
+    from app.sim.dra.bounds import bound
+
+    inst = _bound_instance(args)
+    b = bound(inst, args.method)
+    if args.json:
+        print(json.dumps(b.to_dict()))
+        return 0
+    kind = "feasible configurations" if b.method == "enumerate" else "columns generated"
+    rows = [("instance", inst.name), ("method", b.method), (kind, str(b.configurations)),
+            ("global greedy U^(g) per server", f"{b.greedy_reward_per_server:.6f}"),
+            ("LP (3.2) optimum U* per server", f"{b.optimal_reward_per_server:.6f}"),
+            ("ratio U^(g) / U*", f"{b.ratio:.6f}")]
+    width = max(len(k) for k, _ in rows)
+    for k, v in rows:
+        print(f"{k:<{width}}  {v}")
+    return 0

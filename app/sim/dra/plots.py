@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from app.sim.metrics import SimResult
+from app.sim.dra.metrics import SimResult
 
 
 def plot_rewards(path: str | Path, results: Mapping[str, SimResult], *, greedy: float | None,

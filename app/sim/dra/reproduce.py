@@ -19,11 +19,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from app.sim.bounds import bound, critical_alphas, global_greedy, optimal  # noqa: E402
-from app.sim.presets import Instance, paper_worst_case, priority_workload, random_gcp  # noqa
-from app.sim.simulate_cli import run_policy  # noqa: E402
+from app.sim.dra.bounds import bound, critical_alphas, global_greedy, optimal  # noqa: E402
+from app.sim.dra.presets import Instance, paper_worst_case, priority_workload, random_gcp  # noqa
+from app.sim.dra.simulator import run_policy  # noqa: E402
 from app.sim.traces import rate_multiplier  # noqa: E402
-from app.sim.workload import RateSeries  # noqa: E402
+from app.sim.dra.workload import RateSeries  # noqa: E402
 
 PAPER = {
     "critical_alphas": "6/7 and 6",

@@ -19,10 +19,15 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable
+from typing import Any
+
+import numpy as np
 
 from app.policies.base import PlacementEngine
-from app.sim.metrics import Recorder, SimResult
-from app.sim.workload import Block
+from app.policies.registry import PLACEMENT_ENGINES
+from app.sim.dra.metrics import Recorder, SimResult
+from app.sim.dra.presets import Instance
+from app.sim.dra.workload import Block, RateSeries, poisson_for_instance
 
 INF = math.inf
 PROGRESS_EVERY = 1 << 14  # events between progress callbacks (a callback may throttle more)
@@ -33,7 +38,7 @@ Progress = Callable[[float, float, int], None]  # (simulated time, end time, eve
 def simulate(engine: PlacementEngine, workload: object, duration: float, *,
              warmup: float = 0.0, sample_step: float | None = None,
              max_events: int | None = None, progress: Progress | None = None) -> SimResult:
-    """Run ``workload`` (anything with ``blocks()``, see ``app.sim.workload``) through
+    """Run ``workload`` (anything with ``blocks()``, see ``app.sim.dra.workload``) through
     ``engine`` from time 0 to ``duration``; metrics cover [warmup, duration).
 
     ``engine`` should start empty (jobs already in it have no departure and stay). It is left
@@ -134,3 +139,19 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
     if progress is not None:
         progress(end, duration, events)
     return result
+
+
+def run_policy(kind: str, params: dict[str, Any], instance: Instance, servers: int, seed: int,
+               duration: float, warmup: float, *, mean_service: float = 1.0,
+               sample_step: float | None = None, max_events: int | None = None,
+               progress: Progress | None = None,
+               multiplier: RateSeries | None = None) -> SimResult:
+    """One policy on the instance's Poisson workload; the seed fixes the arrival stream.
+    ``multiplier`` shapes the arrival rates over time (e.g. a real utilisation series)."""
+    workload_seed, engine_seed = np.random.SeedSequence(seed).spawn(2)
+    engine = PLACEMENT_ENGINES[kind](instance.model(servers), params or None,
+                                     np.random.default_rng(engine_seed))
+    workload = poisson_for_instance(instance, servers, np.random.default_rng(workload_seed),
+                                    mean_service, multiplier)
+    return simulate(engine, workload, duration, warmup=warmup, sample_step=sample_step,
+                    max_events=max_events, progress=progress)

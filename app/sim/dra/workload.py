@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from app.sim.presets import Instance
+from app.sim.dra.presets import Instance
 
 BLOCK = 8192
 

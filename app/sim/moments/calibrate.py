@@ -19,7 +19,7 @@ from typing import Any, Callable
 import numpy as np
 from scipy import stats
 
-from app.sim.moments_sim import simulate
+from app.sim.moments.simulator import simulate
 
 
 def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:

@@ -43,7 +43,7 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from app.sim.moments_sim import simulate
+    from app.sim.moments.simulator import simulate
 
     thresholds: dict[str, float] = {}
     for item in args.threshold:
@@ -86,7 +86,7 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from app.sim.moments_calibrate import calibrate
+    from app.sim.moments.calibrate import calibrate
 
     if not 0 < args.sla < 1 or args.runs < 1 or args.iterations < 1:
         raise SystemExit("headroom calibrate moment: need 0 < --sla < 1, --runs >= 1, --iterations >= 1")
@@ -105,5 +105,5 @@ def run_calibrate(args: argparse.Namespace) -> int:
 
 def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return add_reproduction(
-        reproduce_subparsers, "moment", "app.sim.reproduce_moment",
+        reproduce_subparsers, "moment", "app.sim.moments.reproduce",
         help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md")

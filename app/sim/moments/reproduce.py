@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.sim.moments_calibrate import calibrate, evaluate
+from app.sim.moments.calibrate import calibrate, evaluate
 
 PAPER_TABLE2 = {"threshold": ("t = 8,864", 50.45), "first_moment": ("t = 14,223", 66.19), "second_moment": ("ρ = 0.112", 67.32)}
 # Fig. 1 values the text states; the others are only drawn in the figure.

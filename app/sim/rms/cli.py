@@ -1,56 +1,18 @@
 """``headroom simulate rms`` and ``headroom reproduce rms`` (RMS paper, Psychas & Ghaderi 2018).
 
-Wired into the CLI by app/sim/simulate_cli.py and app/sim/reproduce_cli.py through
-``add_simulate_parser`` / ``add_reproduce_parser``.
+Wired into the CLI by app/sim/cli.py through ``add_simulate_parser`` / ``add_reproduce_parser``;
+the runs themselves are ``run_policies`` in app/sim/rms/simulator.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from app.sim.cliargs import add_reproduction, positive
+from app.sim.rms.simulator import PRESETS, run_policies
 
 DEFAULT_POLICIES = "rms,rms_rf_ad,best_fit_queue"
-PRESETS = ("bf-instability", "ec2")
-
-
-def preset_setup(preset: str, servers: int = 20, intensity: float = 0.9):
-    """(model, lambda, mu, default params per policy kind) of a preset."""
-    from app.sim.rms_sim import bf_instability_model, ec2_boundary_rates, ec2_model
-
-    if preset == "bf-instability":
-        model, lam, mu = bf_instability_model()
-        # Greedy: a freed server takes the smallest waiting job first (one of Definition 1's
-        # arbitrary selection rules); with oldest-first the instability did not show within
-        # our horizons (docs/reproduction/rms.md). RMS: r_j = 2L ticks per type (Algorithm
-        # 2: 2 per server queue).
-        return model, lam, mu, {"greedy": {"order": "small_first"}, "rms": {"clock_rate": 20.0}}
-    if preset == "ec2":
-        model = ec2_model(servers)
-        lam = [intensity * v for v in ec2_boundary_rates(servers)]
-        # §VII-A.2: the clock rates sum to 30 ticks per time unit (10 per queue here).
-        return model, lam, [1.0] * len(lam), {"greedy": {}, "rms": {"clock_rate": 10.0}}
-    raise ValueError(f"unknown preset {preset!r}")
-
-
-def run_policies(preset: str, policies: list[str], duration: float, seed: int,
-                 warmup: float = 0.0, servers: int = 20, intensity: float = 0.9,
-                 clock_rate: float | None = None, sample_step: float | None = None
-                 ) -> dict[str, Any]:
-    from app.policies.rms import GREEDY
-    from app.sim.rms_sim import simulate
-
-    model, lam, mu, defaults = preset_setup(preset, servers, intensity)
-    results = {}
-    for name in policies:
-        params = dict(defaults["greedy" if name in GREEDY else "rms"])
-        if clock_rate is not None and name not in GREEDY:
-            params["clock_rate"] = clock_rate
-        results[name] = simulate(model, name, lam, mu, duration, seed, params, warmup,
-                                 sample_step)
-    return results
 
 
 def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -99,6 +61,6 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return add_reproduction(
-        targets, "rms", "app.sim.rms_reproduce",
+        targets, "rms", "app.sim.rms.reproduce",
         help="RMS paper: Fig. 1b instability contrast, Fig. 2 clock rates, Fig. 3 variants, "
              "Fig. 4 distributed queues", description="Write rms.md and plots into --out.")

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.sim.thor_eval import POLICIES
+from app.sim.thor.simulator import POLICIES
 from app.sim.cliargs import add_reproduction, assign, split_assignment
 
 
@@ -65,13 +65,13 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
 
 def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return add_reproduction(
-        targets, "thor", "app.sim.reproduce_thor",
+        targets, "thor", "app.sim.thor.reproduce",
         help="THOR paper §V tables and Fig. 3 on the packaged traces",
         description="Write thor.md and the Fig. 3-style plot into --out.")
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    from app.sim.thor_eval import evaluate, load_series
+    from app.sim.thor.simulator import evaluate, load_series
 
     if args.csv is None and (args.trace is None or args.resource is None):
         raise SystemExit("headroom simulate thor: give --trace and --resource, "

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from app.cli import main
 from app.policies.dra.gpa import gpa
-from app.sim import bounds, bounds_lp
-from app.sim.bounds import bound, critical_alphas, global_greedy, global_greedy_assignment, optimal
-from app.sim.presets import Instance, paper_worst_case, random_gcp
+from app.sim.dra import bounds, bounds_lp
+from app.sim.dra.bounds import bound, critical_alphas, global_greedy, global_greedy_assignment, optimal
+from app.sim.dra.presets import Instance, paper_worst_case, random_gcp
 
 REL = 1e-9
 

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from app.cli import main
-from app.sim.bounds import global_greedy, optimal
-from app.sim.presets import paper_worst_case
-from app.sim.simulate_cli import parse_policies
+from app.sim.dra.bounds import global_greedy, optimal
+from app.sim.dra.presets import paper_worst_case
+from app.sim.dra.cli import parse_policies
 
 ARGS = ["simulate", "dra", "--preset", "paper-worst-case", "--alpha", "2.25", "--seed", "3",
         "--servers", "12", "--duration", "5", "--warmup", "1", "--json",

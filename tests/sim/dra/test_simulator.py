@@ -12,10 +12,10 @@ from app.policies.dra.engine import DRAEngine
 from app.policies.first_fit import FirstFit
 from app.policies.model import ClusterModel, JobType, ServerPool
 from app.policies.registry import PLACEMENT_ENGINES
-from app.sim.presets import paper_worst_case
-from app.sim.simulate_cli import run_policy
-from app.sim.simulator import simulate
-from app.sim.workload import PoissonWorkload, TraceWorkload, poisson_for_instance
+from app.sim.dra.presets import paper_worst_case
+from app.sim.dra.simulator import run_policy
+from app.sim.dra.simulator import simulate
+from app.sim.dra.workload import PoissonWorkload, TraceWorkload, poisson_for_instance
 
 
 def one_dim(servers: int, capacity: float, *types: tuple[str, float, float, int]

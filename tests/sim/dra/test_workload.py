@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from app.sim.workload import PoissonWorkload, RateSeries
+from app.sim.dra.workload import PoissonWorkload, RateSeries
 
 
 def _take(workload, until: float):

@@ -9,9 +9,9 @@ import numpy as np
 
 from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import Grid
-from app.sim import moments_cli
-from app.sim.moments_calibrate import confidence
-from app.sim.moments_sim import simulate
+from app.sim.moments import cli as moments_cli
+from app.sim.moments.calibrate import confidence
+from app.sim.moments.simulator import simulate
 
 
 def test_posteriors_concentrate_on_true_parameters() -> None:

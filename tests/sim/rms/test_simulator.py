@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from app.sim.rms_cli import add_reproduce_parser, add_simulate_parser, run_policies
-from app.sim.rms_sim import (EC2_SERVER, EC2_TYPES, bf_instability_model, ec2_boundary_rates,
+from app.sim.rms.cli import add_reproduce_parser, add_simulate_parser
+from app.sim.rms.simulator import run_policies
+from app.sim.rms.simulator import (EC2_SERVER, EC2_TYPES, bf_instability_model, ec2_boundary_rates,
                              maximal_configurations, simulate)
 
 

@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 
-from app.sim import reproduce_thor
-from app.sim.thor_cli import add_reproduce_parser, add_simulate_parser
-from app.sim.thor_eval import POLICIES, evaluate, load_series
+from app.sim.thor import reproduce as reproduce_thor
+from app.sim.thor.cli import add_reproduce_parser, add_simulate_parser
+from app.sim.thor.simulator import POLICIES, evaluate, load_series
 
 
 def cli(argv: list[str]) -> argparse.Namespace:

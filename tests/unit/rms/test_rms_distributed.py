@@ -491,7 +491,7 @@ def test_distributed_rms_queue_stays_bounded_on_the_bf_instability_system():
     po2 142-237, all passing; the same check fails at full lambda (seed 1: jsq 840 -> 1284,
     po2 1238 -> 2286) and when every arrival goes to one server (m2 ~ 60,000).
     Runtime ~7 s."""
-    from app.sim.rms_sim import bf_instability_model, simulate
+    from app.sim.rms.simulator import bf_instability_model, simulate
 
     model, lam, mu = bf_instability_model()
     T, warm = 3000.0, 500.0
