@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from app.policies.errors import UnknownJobType
+
 # Tolerance for comparing sums of float demands against capacities: demands such as 0.1 vCPU
 # must fit ten times into 1.0 even though 10 * 0.1 != 1.0 in binary floating point.
 FIT_TOLERANCE = 1e-9
@@ -51,8 +53,6 @@ class ClusterModel:
 
     def type_index(self, name: str) -> int:
         """Index of a job type by name; raises UnknownJobType."""
-        from app.policies.base import UnknownJobType
-
         try:
             return self._type_index[name]
         except KeyError:
