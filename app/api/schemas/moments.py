@@ -35,11 +35,6 @@ class MomentClusterCreate(StrictModel):
     policy: MomentPolicy
 
 
-class GammaPrior(StrictModel):
-    shape: float = Field(gt=0, le=1e6, allow_inf_nan=False)
-    rate: float = Field(gt=0, le=1e6, allow_inf_nan=False)
-
-
 class DeploymentIn(StrictModel):
     event_id: ClientId | None = None
     deployment_id: ClientId

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from app.policies.model import ClusterModel, JobType, ServerPool
+from app.policies.model import ClusterModel, cluster_model
 
 SERVER = (80.0, 640.0)  # vCPU, GB (paper §7.1)
 DIMENSIONS = ("cpu", "memory")
@@ -47,11 +47,7 @@ class Instance:
         return self.priorities[j] if self.priorities is not None else 0
 
     def model(self, servers: int) -> ClusterModel:
-        return ClusterModel(
-            dimensions=self.dimensions,
-            pools=(ServerPool("s", servers, self.capacity),),
-            job_types=tuple(JobType(n, d, u, self._priority(j)) for j, (n, d, u) in
-                            enumerate(zip(self.type_names, self.demands, self.rewards))))
+        return cluster_model(self.spec(self.name, servers, {}))
 
     def spec(self, name: str, servers: int, policy: dict) -> dict:
         """The same instance as an API cluster declaration."""

@@ -117,7 +117,6 @@ def render(res: dict[str, Any], quick: bool) -> str:
                      f"{r['utilization']:.1%} (±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {r['confidence']:.2f} |")
     lines += [
         "",
-        *grid_check(res),
         "## Findings at this scale",
         "",
         *findings(res),
@@ -128,44 +127,6 @@ def render(res: dict[str, Any], quick: bool) -> str:
         "",
     ]
     return "\n".join(lines)
-
-
-def grid_check(res: dict[str, Any]) -> list[str]:
-    """Optional section: the 0-observation calibrations rerun with the paper's 600 steps."""
-    gc = res.get("grid_check")
-    if not gc:
-        return []
-    cap = res["config"]["capacity"]
-    lines = [
-        f"## Grid resolution check: 0 observations with {gc['steps']} steps per horizon",
-        "",
-        "The paper's Q_n counts every core born in a step as alive at that step's end, so a coarse",
-        "grid inflates the 3-year horizon: one population-prior deployment with 2 cores has",
-        f"max E[L_n] {gc['e_coarse']:.1f} and max Var {gc['v_coarse']:.2g} at {res['config']['steps']} steps,",
-        f"{gc['e_fine']:.1f} and {gc['v_fine']:.2g} at {gc['steps']}. Same scale and runs as above:",
-        "",
-        "| policy | our threshold | our utilization (±1.96 SE) | failure rate | confidence |",
-        "|---|---|---|---|---|",
-    ]
-    for policy, r in gc["results"].items():
-        lines.append(f"| {policy} | {_thr(policy, r['threshold'], cap)} | {r['utilization']:.1%} "
-                     f"(±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {r['confidence']:.2f} |")
-    return lines + [""]
-
-
-def add_grid_check(out_dir: Path, results: dict[str, Any], steps: int) -> Path:
-    """Attach calibrations run at another grid resolution to moment.json and re-render."""
-    from app.policies.moments.formulas import DEFAULT_HORIZONS, Belief, Grid, moments
-    from app.policies.moments.priors import POPULATION_LAM, POPULATION_MU, POPULATION_SIG
-
-    res = json.loads((out_dir / "moment.json").read_text())
-    b = Belief(POPULATION_LAM, POPULATION_MU, POPULATION_SIG, 0.119, 0.673)
-    e_c, v_c = moments(2, b, Grid(DEFAULT_HORIZONS, res["config"]["steps"]))
-    e_f, v_f = moments(2, b, Grid(DEFAULT_HORIZONS, steps))
-    res["grid_check"] = {"steps": steps, "results": results, "e_coarse": float(e_c.max()), "v_coarse": float(v_c.max()),
-                         "e_fine": float(e_f.max()), "v_fine": float(v_f.max())}
-    (out_dir / "moment.json").write_text(json.dumps(res, indent=1, default=str))
-    return rerender(out_dir)
 
 
 def findings(res: dict[str, Any]) -> list[str]:
@@ -202,14 +163,6 @@ def findings(res: dict[str, Any]) -> list[str]:
         "are untested at the paper's scale, not refuted.",
     ]
     return out
-
-
-def rerender(out_dir: Path) -> Path:
-    """Rewrite moment.md from an existing moment.json (no simulation)."""
-    res = json.loads((out_dir / "moment.json").read_text())
-    path = out_dir / "moment.md"
-    path.write_text(render(res, quick=res["config"]["capacity"] == QUICK["capacity"]))
-    return path
 
 
 def reproduce(out_dir: Path, quick: bool = False, progress: Any = None) -> Path:
