@@ -6,15 +6,12 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from app.sim.dra.metrics import SimResult
+from app.sim.plots import pyplot
 
 
 def plot_rewards(path: str | Path, results: Mapping[str, SimResult], *, greedy: float | None,
                  optimal: float | None, warmup: float, title: str) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")  # files only: never needs a display
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5))
     for label, res in results.items():
         ax.plot(res.series_t, res.series_reward, label=label, linewidth=1.2)

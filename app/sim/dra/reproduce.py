@@ -14,16 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+from app.sim.dra.bounds import bound, critical_alphas, global_greedy, optimal
+from app.sim.dra.presets import Instance, paper_worst_case, priority_workload, random_gcp
+from app.sim.dra.simulator import run_policy
+from app.sim.dra.workload import RateSeries
+from app.sim.plots import pyplot
+from app.sim.traces import rate_multiplier
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from app.sim.dra.bounds import bound, critical_alphas, global_greedy, optimal  # noqa: E402
-from app.sim.dra.presets import Instance, paper_worst_case, priority_workload, random_gcp  # noqa
-from app.sim.dra.simulator import run_policy  # noqa: E402
-from app.sim.traces import rate_multiplier  # noqa: E402
-from app.sim.dra.workload import RateSeries  # noqa: E402
+plt = pyplot()  # matplotlib (the sim extra): this module is imported only when run
 
 PAPER = {
     "critical_alphas": "6/7 and 6",

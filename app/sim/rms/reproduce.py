@@ -10,12 +10,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import matplotlib
+from app.sim.plots import pyplot
+from app.sim.rms.simulator import run_policies
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
-from app.sim.rms.simulator import run_policies  # noqa: E402
+plt = pyplot()  # matplotlib (the sim extra): this module is imported only when run
 
 FIG3_POLICIES = ("rms", "rms_rf", "rms_bf", "rms_ad", "rms_rf_ad", "rms_bf_ad")
 # Algorithm 2 (distributed queues): JSQ routing as in Fig. 4, and Remark 4's power-of-two.

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from app.policies.thor import ThorStream
+from app.sim.plots import pyplot
 from app.sim.thor.simulator import POLICIES, evaluate, load_series
 
 EPSILONS = (0.25, 0.20, 0.10, 0.05, 0.01)
@@ -113,9 +114,7 @@ def adversary_table(quick: bool) -> str:
 
 
 def plot(results, out_dir: Path, quick: bool) -> list[str]:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     names = []
     for suffix, window in (("", None), ("_zoom", ZOOM)):
