@@ -1,5 +1,5 @@
 """CLI for the moment paper: ``headroom simulate moment``, ``headroom calibrate moment``,
-``headroom reproduce moment``. app/cli.py wires the three adders below."""
+``headroom reproduce moment``. app/sim/cli.py wires the three adders below."""
 
 from __future__ import annotations
 

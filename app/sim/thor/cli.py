@@ -1,6 +1,6 @@
 """``headroom simulate thor`` and ``headroom reproduce thor``.
 
-This module only adds subparsers; app/cli.py wires them:
+This module only adds subparsers; app/sim/cli.py wires them:
 - ``add_simulate_parser(experiments)`` — ``experiments`` is the subparsers object of
   ``simulate``;
 - ``add_reproduce_parser(targets)`` — the subparsers object of ``reproduce``.
@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.sim.thor.simulator import POLICIES
 from app.sim.cliargs import add_reproduction, assign, split_assignment
+from app.sim.thor.simulator import POLICIES
 
 
 def _fraction(text: str) -> float:
