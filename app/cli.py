@@ -118,10 +118,9 @@ def _bench_http(args: argparse.Namespace) -> int:
     return 0 if all(r["errors"] == 0 for r in out["results"]) else 1
 
 
-# Modules that add their own subcommands with ``register(subparsers)`` (simulator, bounds,
-# reproductions...). Each is imported only to build the parser, so `serve` stays light.
-COMMAND_MODULES: list[str] = ["app.sim.bound_cli", "app.sim.simulate_cli",
-                               "app.sim.reproduce_cli", "app.sim.calibrate_cli"]
+# Modules that add their own subcommands with ``register(subparsers)`` (bound, simulate,
+# reproduce, calibrate). Each is imported only to build the parser, so `serve` stays light.
+COMMAND_MODULES: list[str] = ["app.sim.cli"]
 
 
 def build_parser() -> argparse.ArgumentParser:

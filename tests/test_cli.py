@@ -16,7 +16,7 @@ def test_sim_commands_say_which_extra_is_missing(monkeypatch, capsys):
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return real_import(name, *args, **kwargs)
 
-    monkeypatch.delitem(__import__("sys").modules, "app.sim.reproduce_dra", raising=False)
+    monkeypatch.delitem(__import__("sys").modules, "app.sim.dra.reproduce", raising=False)
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     assert main(["reproduce", "dra", "--quick", "--out", "/tmp/unused"]) == 2
     assert "pip install -e '.[sim]'" in capsys.readouterr().err

@@ -144,7 +144,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     env = {**os.environ, "HEADROOM_DATABASE_URL": database_url, "HEADROOM_LOG_LEVEL": "warning"}
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port),
@@ -162,7 +162,7 @@ def _start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, st
     raise RuntimeError("server did not become ready")
 
 
-def _admin_key(database_url: str) -> str:
+def admin_key(database_url: str) -> str:
     from app.config import Settings
     from app.service.auth import create_key
     from app.service.context import ServiceContext
@@ -181,8 +181,8 @@ def run(database_url: str | None, url: str | None, workers: int, clients: int,
     if url is None:
         if database_url is None:
             raise SystemExit("give --database-url (Postgres) or --url of a running server")
-        proc, url = _start_server(database_url, workers)
-        api_key = api_key or _admin_key(database_url)
+        proc, url = start_server(database_url, workers)
+        api_key = api_key or admin_key(database_url)
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         name = f"bench-{uuid.uuid4().hex[:8]}"

@@ -30,9 +30,6 @@ def cluster_spec(name: str, servers: int, policy: dict[str, Any]) -> dict[str, A
 
 def cluster_model(servers: int):  # noqa: ANN201 - avoids importing the engine layer at import
     """The same cluster as an engine-level ClusterModel, for in-process benchmarks."""
-    from app.policies.model import ClusterModel, JobType, ServerPool
+    from app.policies.model import cluster_model as model_of
 
-    return ClusterModel(
-        dimensions=("cpu", "memory"),
-        pools=(ServerPool("s", servers, (80.0, 640.0)),),
-        job_types=tuple(JobType(n, (float(c), float(m)), 8.0 * c + m) for n, c, m in VM_TYPES))
+    return model_of(cluster_spec("bench", servers, {}))

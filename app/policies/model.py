@@ -7,8 +7,12 @@ order the pools are declared; their public ids are ``"<pool>-<i>"`` with i count
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
+
+from app.policies.errors import UnknownJobType
 
 # Tolerance for comparing sums of float demands against capacities: demands such as 0.1 vCPU
 # must fit ten times into 1.0 even though 10 * 0.1 != 1.0 in binary floating point.
@@ -51,8 +55,6 @@ class ClusterModel:
 
     def type_index(self, name: str) -> int:
         """Index of a job type by name; raises UnknownJobType."""
-        from app.policies.base import UnknownJobType
-
         try:
             return self._type_index[name]
         except KeyError:
@@ -99,3 +101,19 @@ class ClusterModel:
             job_types=tuple(JobType(t["name"], tuple(map(float, t["demand"])), float(t["reward"]),
                                     int(t.get("priority", 0))) for t in d["job_types"]),
         )
+
+
+def cluster_model(spec: Mapping[str, Any]) -> ClusterModel:
+    """The engines' view of a cluster declaration (``dimensions``, ``server_pools``,
+    ``job_types`` as the API stores them): every vector ordered like ``dimensions``. The
+    service, the simulator's presets and the benchmarks all build their models here, so a
+    declaration means the same cluster everywhere."""
+    dims = tuple(spec["dimensions"])
+    return ClusterModel(
+        dimensions=dims,
+        pools=tuple(ServerPool(p["name"], p["count"], tuple(float(p["capacity"][d]) for d in dims))
+                    for p in spec["server_pools"]),
+        job_types=tuple(JobType(t["name"], tuple(float(t["demand"][d]) for d in dims),
+                                float(t["reward"]), int(t.get("priority", 0)))
+                        for t in spec["job_types"]),
+    )

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from app.policies.base import DuplicateJob, PlacementEngine, PolicyError
-from app.policies.model import ClusterModel, JobType, ServerPool
+from app.policies.model import cluster_model
 from app.policies.moments import errors as moment_errors
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.errors import MomentsError
@@ -42,19 +42,6 @@ class Family(Protocol):
     def dry_run(self, engine: Any, event: dict[str, Any]) -> dict[str, Any]: ...
 
     def describe(self, engine: Any) -> dict[str, Any]: ...
-
-
-def cluster_model(spec: dict[str, Any]) -> ClusterModel:
-    """The engine's view of a stored cluster spec: vectors ordered like ``dimensions``."""
-    dims = tuple(spec["dimensions"])
-    return ClusterModel(
-        dimensions=dims,
-        pools=tuple(ServerPool(p["name"], p["count"], tuple(float(p["capacity"][d]) for d in dims))
-                    for p in spec["server_pools"]),
-        job_types=tuple(JobType(t["name"], tuple(float(t["demand"][d]) for d in dims),
-                                float(t["reward"]), int(t.get("priority", 0)))
-                        for t in spec["job_types"]),
-    )
 
 
 class PlacementFamily:

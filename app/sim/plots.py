@@ -1,38 +1,16 @@
-"""Reward-per-server-over-time plot for ``headroom simulate dra --plot`` (matplotlib, Agg)."""
+"""matplotlib for every plot the simulations write (the ``sim`` extra)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-
-from app.sim.metrics import SimResult
+from typing import Any
 
 
-def plot_rewards(path: str | Path, results: Mapping[str, SimResult], *, greedy: float | None,
-                 optimal: float | None, warmup: float, title: str) -> None:
+def pyplot() -> Any:
+    """``matplotlib.pyplot`` on the Agg backend: plots go to files and never need a display.
+    Imported on call, so a module that plots can be imported to build the CLI parser."""
     import matplotlib
 
-    matplotlib.use("Agg")  # files only: never needs a display
+    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 5))
-    for label, res in results.items():
-        ax.plot(res.series_t, res.series_reward, label=label, linewidth=1.2)
-    if optimal is not None:
-        ax.axhline(optimal, color="black", linestyle="--", linewidth=1,
-                   label=f"optimal U* = {optimal:.1f}")
-    if greedy is not None:
-        ax.axhline(greedy, color="gray", linestyle=":", linewidth=1.5,
-                   label=f"global greedy U(g) = {greedy:.1f}")
-    if warmup > 0:
-        ax.axvline(warmup, color="lightgray", linewidth=1)
-        ax.annotate("end of warm-up", (warmup, 0.02), xycoords=("data", "axes fraction"),
-                    rotation=90, fontsize=8, color="gray", ha="right")
-    ax.set_xlabel("time (mean service times)")
-    ax.set_ylabel("reward per server")
-    ax.set_title(title)
-    ax.legend(loc="lower right", fontsize=8)
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    return plt

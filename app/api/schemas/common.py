@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -20,12 +20,6 @@ class StrictModel(BaseModel):
     ("yes" is not a boolean, "5" is not a number): a typo should fail, not guess."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
-
-
-class Page(BaseModel):
-    items: list[Any]
-    next_cursor: str | None = Field(
-        None, description="Pass as `cursor` to get the next page; null on the last page.")
 
 
 # At most 1e12 time units: far beyond any cluster's life, and exact enough in a float.

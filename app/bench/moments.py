@@ -1,0 +1,67 @@
+"""In-process latency of moment-based admission decisions (goal: p99 <= 10 ms).
+
+Setup: a second-moment engine with the default 5 horizons x 600 steps and `--deployments`
+active deployments (population prior, a few events each so posteriors differ), capacity
+large enough that admissions are not all rejected. Timed: `admit(..., dry_run=True)`, which
+does everything a real admission does (refresh of changed and stalest deployments, the new
+deployment's moments, the policy over the grid) without keeping the result, so the engine
+state is the same for every sample. Between samples `--events` scale-outs/ins touch random
+deployments, so each admission also recomputes those (the realistic case for a service).
+
+    .venv/bin/python -m app.bench.moments [--deployments 1000] [--samples 300] [--events 2] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from app.policies.moments import MomentEngine
+
+
+def build(n: int, policy: str, seed: int) -> tuple[MomentEngine, np.random.Generator]:
+    rng = np.random.default_rng(seed)
+    eng = MomentEngine(10**7, policy, threshold=0.5 if policy == "second_moment" else 10**7)
+    t = 0.0
+    for i in range(n):
+        t += 0.01
+        eng.admit(f"d{i}", int(rng.integers(1, 8)), t)
+        eng.scale_out(f"d{i}", int(rng.integers(1, 4)), t)
+    eng.admit("warm", 1, t, dry_run=True)  # flush the dirty set once
+    return eng, rng
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--deployments", type=int, default=1000)
+    ap.add_argument("--samples", type=int, default=300)
+    ap.add_argument("--events", type=int, default=2)
+    ap.add_argument("--policy", default="second_moment")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    eng, rng = build(args.deployments, args.policy, 1)
+    t = eng.now
+    lat = []
+    for k in range(args.samples):
+        for _ in range(args.events):
+            t += 0.001
+            eng.scale_out(f"d{int(rng.integers(args.deployments))}", 1, t)
+        t += 0.001
+        start = time.perf_counter()
+        eng.admit(f"probe{k}", 2, t, dry_run=True)
+        lat.append(time.perf_counter() - start)
+        eng._refresh(t)  # commit the refresh outside the timing so the next sample starts clean
+    ms = np.array(lat) * 1e3
+    out = {
+        "deployments": args.deployments, "policy": args.policy, "grid": [len(eng.grid.horizons), eng.grid.steps],
+        "events_between": args.events, "samples": args.samples,
+        "p50_ms": float(np.percentile(ms, 50)), "p99_ms": float(np.percentile(ms, 99)), "max_ms": float(ms.max()),
+    }
+    print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""Simulation, calibration and reproduction of the moment-based admission paper."""

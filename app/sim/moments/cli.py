@@ -1,0 +1,109 @@
+"""CLI for the moment paper: ``headroom simulate moment``, ``headroom calibrate moment``,
+``headroom reproduce moment``. app/sim/cli.py wires the three adders below."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from app.policies.moments.policies import POLICIES
+from app.sim.cliargs import add_reproduction
+
+
+def _policies(spec: str) -> list[str]:
+    out = [p.strip() for p in spec.split(",") if p.strip()]
+    bad = [p for p in out if p not in POLICIES]
+    if bad or not out:
+        raise SystemExit(f"unknown policies {bad}; known: {', '.join(POLICIES)}")
+    return out
+
+
+def _scale_args(p: argparse.ArgumentParser, capacity: int, years: float, rate: float) -> None:
+    p.add_argument("--capacity", type=int, default=capacity, help="cores in the cluster (paper: 20000)")
+    p.add_argument("--years", type=float, default=years, help="simulated years (paper: 3)")
+    p.add_argument("--arrival-rate", type=float, default=rate, help="deployments per hour (paper: 1)")
+    p.add_argument("--observations", type=int, default=0, help="prior observations per process (§6)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--steps", type=int, default=100, help="steps per look-ahead horizon (paper: 600)")
+
+
+def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    p = simulate_subparsers.add_parser(
+        "moment", help="moment-based admission (zeroth/first/second moment) on the paper's model",
+        description="Simulate the §2.1 model with Table 1 priors under each policy.")
+    p.add_argument("--policies", default=",".join(POLICIES))
+    _scale_args(p, 2000, 1.0, 0.1)
+    p.add_argument("--threshold", action="append", default=[], metavar="POLICY=VALUE",
+                   help="t in cores (threshold, first_moment) or ρ (second_moment); "
+                        "default: Table 2 values scaled to the capacity")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_simulate)
+    return p
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from app.sim.moments.simulator import simulate
+
+    thresholds: dict[str, float] = {}
+    for item in args.threshold:
+        name, _, value = item.partition("=")
+        thresholds[name] = float(value)
+    if args.capacity <= 0 or args.years <= 0 or args.arrival_rate <= 0 or args.steps < 1:
+        raise SystemExit("headroom simulate moment: capacity, years, arrival rate and steps must be positive")
+    results = [
+        simulate(p, args.capacity, args.years, args.arrival_rate, args.observations, args.seed,
+                 threshold=thresholds.get(p), steps=args.steps)
+        for p in _policies(args.policies)
+    ]
+    if args.json:
+        json.dump({"results": results}, sys.stdout, indent=2)
+        print()
+    else:
+        print(f"{'policy':<15}{'threshold':>11}{'util':>8}{'fail rate':>11}{'admitted':>10}{'rejected':>10}")
+        for r in results:
+            print(f"{r['policy']:<15}{r['threshold']:>11.4g}{r['utilization']:>8.1%}"
+                  f"{r['scaleout_failure_rate']:>11.2e}{r['admitted']:>10}{r['rejected']:>10}")
+    return 0
+
+
+def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    cal = top_level_subparsers.add_parser("calibrate", help="tune a policy's threshold by simulation")
+    which = cal.add_subparsers(dest="calibrate_target", required=True)
+    p = which.add_parser(
+        "moment", help="binary-search t or ρ so the scale-out failure rate meets the SLA",
+        description="Scaled-down §5.2 calibration; reports the confidence that the SLA holds.")
+    p.add_argument("--policy", choices=POLICIES, required=True)
+    p.add_argument("--sla", type=float, default=1e-4, help="τ, fraction of scale-outs allowed to fail")
+    _scale_args(p, 1000, 1.0, 0.05)
+    p.set_defaults(steps=60)
+    p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
+    p.add_argument("--iterations", type=int, default=8)
+    p.add_argument("--workers", type=int, default=1, help="processes for the seeded runs")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run_calibrate)
+    return p
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from app.sim.moments.calibrate import calibrate
+
+    if not 0 < args.sla < 1 or args.runs < 1 or args.iterations < 1:
+        raise SystemExit("headroom calibrate moment: need 0 < --sla < 1, --runs >= 1, --iterations >= 1")
+    res = calibrate(args.policy, args.sla, args.capacity, args.years, args.arrival_rate, args.observations,
+                    args.runs, args.iterations, args.seed, args.steps,
+                    progress=None if args.json else (lambda m: print(m, file=sys.stderr)), workers=args.workers)
+    if args.json:
+        json.dump(res, sys.stdout, indent=2)
+        print()
+    else:
+        print(f"{res['policy']}: threshold {res['threshold']:.5g}, failure rate {res['failure_rate']:.3g} "
+              f"(SLA {res['sla']:g}), utilization {res['utilization']:.1%}, "
+              f"confidence SLA holds {res['confidence']:.2f} over {res['runs']} runs")
+    return 0
+
+
+def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    return add_reproduction(
+        reproduce_subparsers, "moment", "app.sim.moments.reproduce",
+        help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md")

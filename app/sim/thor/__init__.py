@@ -1,0 +1,1 @@
+"""Evaluation and reproduction of the THOR paper: reservation streams over utilisation traces."""

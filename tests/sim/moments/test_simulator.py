@@ -1,0 +1,99 @@
+"""Simulation of the moment paper's model, posterior learning, and the CLI handlers."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import numpy as np
+
+from app.policies.moments import MomentEngine
+from app.policies.moments.formulas import Grid
+from app.sim.moments import cli as moments_cli
+from app.sim.moments.calibrate import confidence
+from app.sim.moments.simulator import simulate
+
+
+def test_posteriors_concentrate_on_true_parameters() -> None:
+    lam, mu, sig, nu = 5.0, 0.2, 2.0, 0.673
+    rng = np.random.default_rng(3)
+    eng = MomentEngine(10**6, "threshold", threshold=1e9, grid=Grid((24.0,), 10))
+    eng.admit("x", 50, 0.0)
+    cores, t = 50, 0.0
+    rate_out = lam * mu**nu
+    while t < 3000.0:
+        total = rate_out + cores * mu
+        t += rng.exponential(1.0 / total)
+        if rng.random() < rate_out / total:
+            size = 1 + int(rng.poisson(sig))
+            eng.scale_out("x", size, t)
+            cores += size
+        else:
+            eng.scale_in("x", 1, t)
+            cores -= 1
+    post = eng.deployment_view("x")["posterior"]
+    assert abs(post["mu"]["mean"] - mu) / mu < 0.1
+    assert abs(post["sigma"]["mean"] - sig) / sig < 0.1
+    assert abs(post["lambda"]["mean"] - lam) / lam < 0.15
+    # and the posterior is much tighter than the population prior
+    assert post["mu"]["var"] < 1e-3
+
+
+def test_simulate_is_deterministic_and_sane() -> None:
+    a = simulate("first_moment", 400, 0.1, 0.02, 0, seed=5, steps=20)
+    b = simulate("first_moment", 400, 0.1, 0.02, 0, seed=5, steps=20)
+    assert a == b
+    assert 0.0 <= a["utilization"] <= 1.0 and 0.0 <= a["scaleout_failure_rate"] <= 1.0
+    assert a["admitted"] + a["rejected"] > 0 and abs(a["threshold"] - 14223 / 20000 * 400) < 1e-9
+
+
+def test_zeroth_moment_never_exceeds_threshold_at_admission() -> None:
+    r = simulate("threshold", 300, 0.2, 0.05, 0, seed=1, threshold=50.0)
+    assert r["admitted"] > 0 and r["rejected"] > 0
+
+
+def test_prior_observations_reach_the_engine() -> None:
+    r0 = simulate("second_moment", 2000, 0.1, 0.1, 0, seed=2, threshold=0.3, steps=20)
+    r50 = simulate("second_moment", 2000, 0.1, 0.1, 50, seed=2, threshold=0.3, steps=20)
+    assert r50["admitted"] > r0["admitted"]  # known deployments have far smaller variance
+
+
+def test_confidence_respects_sample_size() -> None:
+    few = [{"scaleout_failure_rate": 0.0, "scaleout_requests": 100}] * 3
+    many = [{"scaleout_failure_rate": 0.0, "scaleout_requests": 100_000}] * 3
+    assert confidence(few, 1e-4) < 0.5 < 0.9 < confidence(many, 1e-4)
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd")
+    moments_cli.add_simulate_parser(sub.add_parser("simulate").add_subparsers())
+    moments_cli.add_calibrate_parser(sub)
+    moments_cli.add_reproduce_parser(sub.add_parser("reproduce").add_subparsers())
+    return ap
+
+
+def test_simulate_cli_json(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = _parser().parse_args(
+        ["simulate", "moment", "--policies", "threshold,first_moment", "--capacity", "300", "--years", "0.05",
+         "--arrival-rate", "0.02", "--steps", "10", "--json"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["policy"] for r in out["results"]] == ["threshold", "first_moment"]
+
+
+def test_calibrate_cli(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = _parser().parse_args(
+        ["calibrate", "moment", "--policy", "first_moment", "--sla", "0.01", "--capacity", "200", "--years", "0.05",
+         "--arrival-rate", "0.02", "--runs", "2", "--iterations", "3", "--steps", "10", "--json"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["search"]) == 3 and 0.0 <= out["confidence"] <= 1.0
+
+
+def test_reproduce_quick_writes_report(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    args = _parser().parse_args(["reproduce", "moment", "--quick", "--out", str(tmp_path)])
+    assert args.func(args) == 0
+    text = (tmp_path / "moment.md").read_text()
+    assert "Table 2" in text and "Fig. 1" in text and "20,000" in text
+    assert json.loads((tmp_path / "moment.json").read_text())["config"]["capacity"] == 300
