@@ -45,9 +45,9 @@ class Installed:
                     if k not in ("PYTHONPATH", "HEADROOM_MIGRATIONS_DIR")}
 
     def run(self, *args: str, database_url: str) -> subprocess.CompletedProcess:
-        return subprocess.run(args, cwd=self.cwd, env={**self.env,
-                                                        "HEADROOM_DATABASE_URL": database_url},
-                              capture_output=True, text=True, timeout=120)
+        env = {**self.env, "HEADROOM_DATABASE_URL": database_url}
+        return subprocess.run(args, cwd=self.cwd, env=env, capture_output=True, text=True,
+                              timeout=120, check=False)
 
 
 def _build_wheel(root: Path) -> Path:
@@ -119,13 +119,13 @@ def test_installed_headroom_migrates_sqlite_and_serves(installed):
     assert _alembic_revision(url) == HEAD
 
     env = {"PYTHONPATH": None, "HEADROOM_MIGRATIONS_DIR": None}
-    with LiveServer(url, headroom=(str(installed.bin / "headroom"),), cwd=installed.cwd,
-                    env=env, extra_args=("--no-migrate",)) as server:
-        with server.client(10) as c:
-            ready = c.get("/readyz")
-            assert ready.status_code == 200, ready.text
-            assert ready.json()["migration"] == ready.json()["head"] == HEAD
-            assert c.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+    server = LiveServer(url, headroom=(str(installed.bin / "headroom"),), cwd=installed.cwd,
+                        env=env, extra_args=("--no-migrate",))
+    with server, server.client(10) as c:
+        ready = c.get("/readyz")
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["migration"] == ready.json()["head"] == HEAD
+        assert c.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
 
 
 @pytest.mark.postgres
