@@ -6,11 +6,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 
+# A plain (non-editable) install from a scratch copy that is then deleted: the image runs
+# what the wheel ships, migrations included (tests/test_wheel_install.py builds from the
+# same inputs).
 WORKDIR /srv/headroom
-COPY pyproject.toml README.md ./
-COPY app ./app
-COPY migrations ./migrations
-RUN pip install . \
+COPY pyproject.toml setup.py README.md /tmp/headroom-src/
+COPY app /tmp/headroom-src/app
+COPY migrations /tmp/headroom-src/migrations
+RUN pip install /tmp/headroom-src \
+ && rm -rf /tmp/headroom-src \
  && useradd --system --uid 10001 --home-dir /srv/headroom headroom \
  && mkdir -p /srv/headroom/data \
  && chown headroom /srv/headroom/data
@@ -19,7 +23,6 @@ USER headroom
 # The embedded SQLite default lives in a writable volume; compose overrides the URL with Postgres.
 ENV HEADROOM_HOST=0.0.0.0 \
     HEADROOM_PORT=8000 \
-    HEADROOM_MIGRATIONS_DIR=/srv/headroom/migrations \
     HEADROOM_DATABASE_URL=sqlite:////srv/headroom/data/headroom.db
 EXPOSE 8000
 VOLUME ["/srv/headroom/data"]

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
+from fastapi.openapi.docs import get_redoc_html
+from fastapi.responses import HTMLResponse
+from fastapi_offline import FastAPIOffline
 
 from app import __version__
 from app.api import problems
@@ -26,6 +29,29 @@ before it is answered, explains itself, and is safe to retry with the same `even
 Errors are `application/problem+json` (RFC 9457) with a stable `code`.
 """
 
+# Where fastapi-offline serves Swagger UI's and ReDoc's files on this service.
+DOCS_ASSETS = "/docs-assets"
+
+
+def _add_redoc(app: FastAPI) -> None:
+    """/redoc from the same local assets as /docs.
+
+    fastapi-offline's own /redoc page is replaced because ReDoc 2.5's bundle hard-codes a
+    decorative logo at cdn.redoc.ly: the page's Content-Security-Policy forbids images from
+    other hosts, so the browser never sends that request (ReDoc hides the logo on error).
+    """
+
+    @app.get("/redoc", include_in_schema=False)
+    def redoc(request: Request) -> HTMLResponse:
+        root = request.scope.get("root_path", "")
+        page = get_redoc_html(openapi_url=f"{root}{app.openapi_url}",
+                              title=f"{app.title} - ReDoc",
+                              redoc_js_url=f"{root}{DOCS_ASSETS}/redoc.standalone.js",
+                              redoc_favicon_url=f"{root}{DOCS_ASSETS}/favicon.png",
+                              with_google_fonts=False)
+        page.headers["Content-Security-Policy"] = "img-src 'self' data:"
+        return page
+
 
 def create_app(settings: Settings | None = None, *, configure_logs: bool = True) -> FastAPI:
     settings = settings or get_settings()
@@ -43,8 +69,12 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
             loop.stop()
             ctx.close()
 
-    app = FastAPI(title="Headroom", version=__version__, description=DESCRIPTION,
-                  lifespan=lifespan)
+    # /docs and /redoc load Swagger UI and ReDoc from this service, not from a CDN: an
+    # air-gapped cluster has no CDN, and there FastAPI's default pages are blank. The assets
+    # come from the fastapi-offline package, so upgrading them is a dependency bump.
+    app = FastAPIOffline(title="Headroom", version=__version__, description=DESCRIPTION,
+                         lifespan=lifespan, static_url=DOCS_ASSETS, redoc_url=None)
+    _add_redoc(app)
     app.state.ctx = ctx
     problems.install(app)
     problems.document_problems(app)

@@ -23,19 +23,25 @@ def free_port() -> int:
 
 class LiveServer:
     def __init__(self, database_url: str, workers: int = 1, extra_args: tuple[str, ...] = (),
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str | None] | None = None,
+                 headroom: tuple[str, ...] = (sys.executable, "-m", "app.cli"),
+                 cwd: Path = ROOT):
+        """``env`` values of None remove a variable; ``headroom`` is the command to run (an
+        installed ``headroom`` script, say) and ``cwd`` where."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(self.port),
+        self.cmd = [*headroom, "serve", "--port", str(self.port),
                     "--workers", str(workers), *extra_args]
-        self.env = {**os.environ, "HEADROOM_DATABASE_URL": database_url,
-                    "HEADROOM_LOG_LEVEL": "warning", **(env or {})}
+        merged = {**os.environ, "HEADROOM_DATABASE_URL": database_url,
+                  "HEADROOM_LOG_LEVEL": "warning", **(env or {})}
+        self.env = {k: v for k, v in merged.items() if v is not None}
+        self.cwd = cwd
         self.proc: subprocess.Popen | None = None
         self.log_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"headroom-{self.port}.log"
 
     def __enter__(self) -> LiveServer:
         self._log = self.log_path.open("wb")
-        self.proc = subprocess.Popen(self.cmd, cwd=ROOT, env=self.env, stdout=self._log,
+        self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env, stdout=self._log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

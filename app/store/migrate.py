@@ -1,4 +1,5 @@
-"""Run the Alembic migrations in ``migrations/`` without an alembic.ini file.
+"""Run the Alembic migrations in ``migrations/`` (``app.migrations`` when installed) without an
+alembic.ini file.
 
 The schema is made only here, in production and in tests alike.
 """
@@ -18,11 +19,14 @@ from app.config import Settings
 
 
 def migrations_dir(settings: Settings | None = None) -> Path:
-    """The migrations folder: the setting, else beside the source tree, else the cwd's."""
+    """The migrations folder: the setting, else the one installed in the package
+    (``app/migrations``, see setup.py), else the source tree's top-level ``migrations/``."""
     if settings is not None and settings.migrations_dir is not None:
         return settings.migrations_dir
-    candidates = [Path(__file__).resolve().parents[2] / "migrations", Path.cwd() / "migrations"]
-    for path in candidates:
+    app_dir = Path(__file__).resolve().parents[1]
+    # The package's own copy first: in an installed package the "source tree" parent is
+    # site-packages, where an unrelated top-level ``migrations`` may live.
+    for path in (app_dir / "migrations", app_dir.parent / "migrations"):
         if (path / "env.py").is_file():
             return path
     raise RuntimeError(

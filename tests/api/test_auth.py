@@ -14,7 +14,7 @@ from tests.conftest import admin_client, make_settings
 from tests.helpers import assert_problem, cluster_spec, create_cluster
 
 PUBLIC = {"/livez", "/readyz", "/metrics", "/docs", "/docs/oauth2-redirect", "/redoc",
-          "/openapi.json"}
+          "/openapi.json", "/docs-assets"}
 
 
 def _key(app, owner="default", scopes=("admin",), clusters=None) -> dict:
