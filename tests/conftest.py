@@ -118,10 +118,11 @@ def app(db_url):
     return create_app(make_settings(db_url), configure_logs=False)
 
 
-def admin_client(app, owner: str = "default") -> TestClient:
-    """A client of ``app`` carrying a fresh admin key of ``owner``."""
+def admin_client(app, owner: str = "default", **client_options) -> TestClient:
+    """A client of ``app`` carrying a fresh admin key of ``owner``. Pass
+    ``raise_server_exceptions=False`` to get a 500 answer instead of the exception."""
     key = create_key(app.state.ctx, owner, ["admin"])["key"]
-    return TestClient(app, headers={"Authorization": f"Bearer {key}"})
+    return TestClient(app, headers={"Authorization": f"Bearer {key}"}, **client_options)
 
 
 @pytest.fixture
