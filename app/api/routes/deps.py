@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.api.schemas.common import CLIENT_ID_PATTERN
 from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
 from app.service.auth import Principal, authenticate, cluster_owner
 from app.service.context import ServiceContext
@@ -40,8 +41,10 @@ async def get_principal(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCreden
 
 Auth = Annotated[Principal, Depends(get_principal)]
 
-# The header form of an event id (and of a cluster creation's retry key).
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+# The header form of an event id (and of a cluster creation's retry key): the same alphabet,
+# so that a key accepted here is one the body would accept too.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key",
+                                              pattern=CLIENT_ID_PATTERN)]
 
 
 def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,

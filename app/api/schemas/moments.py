@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.common import ClientId, Name, StrictModel
+from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
@@ -42,7 +42,7 @@ class GammaPrior(StrictModel):
 
 class DeploymentIn(StrictModel):
     event_id: ClientId | None = None
-    deployment_id: ClientId
+    deployment_id: SegmentId
     cores: Cores
     at: Hours
     category: Name | None = Field(None, description="User label; deployments with the same "
