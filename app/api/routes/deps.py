@@ -56,14 +56,14 @@ def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
     With auth disabled (local development) every cluster is open, whoever created it.
     """
     families = family if isinstance(family, tuple) else (family,)
-    owner, name, kind = cluster_owner(ctx, cluster_id)
+    owner, _name, kind = cluster_owner(ctx, cluster_id)
     if family_for(kind) not in families:
         if RESERVATION in families:
             raise ReservationNotFound(f"reservation {cluster_id!r} does not exist")
         raise ClusterNotFound(f"no such {'cluster' if len(families) > 1 else 'cluster of this kind'}"
                               f" {cluster_id!r}")
     if not ctx.settings.auth_disabled:
-        principal.require_cluster(scope, owner, name)
+        principal.require_cluster(scope, owner, cluster_id)
     return family_for(kind)
 
 
