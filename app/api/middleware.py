@@ -144,11 +144,18 @@ def _printable(text: str) -> str:
 
 
 async def _refuse_control(scope, receive, send, field: str) -> None:  # noqa: ANN001
-    response = problem(422, "validation_error", "Request is invalid",
-                       f"{field}: control characters (such as NUL) are not allowed",
-                       _printable(scope["path"]),
-                       [{"field": field, "message": "control characters are not allowed",
-                         "type": "control_character"}])
+    """A path with a control character names nothing that can exist (no id or name may hold
+    one): 404, as for any unknown id, which also keeps every path parameter's documented type
+    a plain string. In a query value or a body it is an invalid field: 422."""
+    instance = _printable(scope["path"])
+    if field == "path":
+        response = problem(404, "not_found", "Not found",
+                           "no resource has a control character in its path", instance)
+    else:
+        response = problem(422, "validation_error", "Request is invalid",
+                           f"{field}: control characters (such as NUL) are not allowed",
+                           instance, [{"field": field, "type": "control_character",
+                                       "message": "control characters are not allowed"}])
     await response(scope, receive, send)
 
 

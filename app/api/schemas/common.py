@@ -7,7 +7,8 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 # Names appear in URLs, logs and metrics labels: keep them to a safe alphabet.
-Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")]
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"
+Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 # Client-chosen ids (events, and the Idempotency-Key header): printable ASCII, no whitespace,
 # bounded.
 CLIENT_ID_PATTERN = r"^[!-~]{1,200}$"

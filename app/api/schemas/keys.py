@@ -18,7 +18,7 @@ class KeyCreate(StrictModel):
         description="Limit a write key (not admin) to these of your clusters, by name; the "
                     "key is bound to their ids, so a later rename changes nothing. Null: all "
                     "of the owner's.")
-    description: str = Field("", max_length=200)
+    description: str = Field("", max_length=200, pattern=r"^[^\x00]*$")  # Postgres: no NUL
 
 
 class KeyOut(BaseModel):
