@@ -45,6 +45,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _keys_create(args: argparse.Namespace) -> int:
+    from app.errors import Unprocessable
     from app.service.auth import create_key
     from app.service.context import ServiceContext
     from app.store.migrate import upgrade
@@ -55,6 +56,9 @@ def _keys_create(args: argparse.Namespace) -> int:
     ctx = ServiceContext.from_settings(settings)
     try:
         key = create_key(ctx, args.owner, args.scope, args.cluster or None, args.description)
+    except Unprocessable as exc:
+        print(f"headroom keys create: {exc.detail}", file=sys.stderr)
+        return 2
     finally:
         ctx.close()
     if args.json:
@@ -148,7 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
     kc.add_argument("--scope", action="append", required=True,
                     choices=["admin", "write", "read"], help="repeatable")
     kc.add_argument("--cluster", action="append",
-                    help="limit a write key to this cluster name (repeatable)")
+                    help="limit a write key (not admin) to this cluster, by name; the key is "
+                         "bound to its id (repeatable)")
     kc.add_argument("--description", default="")
     kc.add_argument("--json", action="store_true")
     kc.set_defaults(func=_keys_create)

@@ -1,20 +1,37 @@
-"""Pure ASGI middleware: request id, body size limit, access log and request metrics.
+"""Pure ASGI middleware: request id, body size limit, control characters, access log and
+request metrics.
 
 Written as raw ASGI rather than BaseHTTPMiddleware so it adds no task hop per request and can
 refuse an oversized body before any of it reaches JSON parsing.
+
+Control characters are refused here, once for every route, rather than per field: Postgres
+text and JSONB cannot hold NUL at all (psycopg raises, which was a 500 on every route that
+looks an id up), and no id, name, cursor or query value has a legitimate use for a C0 control
+character or DEL. Bodies are checked for NUL only, wherever it is, including inside free-form
+objects such as a policy's ``params`` or a deployment's ``prior``; the schemas' own patterns
+keep other control characters out of ids and names.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 import uuid
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qsl
 
+from app.api.problems import problem
 from app.logs import request_id
 from app.metrics import Metrics
 
 log = logging.getLogger("headroom.access")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# How JSON writes a NUL inside a string; a raw NUL byte is not valid JSON and fails parsing.
+_JSON_NUL = b"\\u0000"
 
 
 class RequestContextMiddleware:
@@ -44,7 +61,9 @@ class RequestContextMiddleware:
         try:
             body = await self._read_body(scope, receive, headers)
             if body is None:
-                await self._too_large(scope, send_wrapped)
+                await self._too_large(scope, receive, send_wrapped)
+            elif (field := _control_character(scope, body)) is not None:
+                await _refuse_control(scope, receive, send_wrapped, field)
             else:
                 await self.app(scope, _replay(body, receive), send_wrapped)
         finally:
@@ -76,16 +95,68 @@ class RequestContextMiddleware:
                 break
         return b"".join(chunks)
 
-    async def _too_large(self, scope, send) -> None:  # noqa: ANN001
-        body = json.dumps({
-            "type": "urn:headroom:problem:payload_too_large", "title": "Request body too large",
-            "status": 413, "code": "payload_too_large", "instance": scope["path"],
-            "detail": f"request bodies are limited to {self.max_body} bytes"}).encode()
-        await send({"type": "http.response.start", "status": 413,
-                    "headers": [(b"content-type", b"application/problem+json"),
-                                (b"content-length", str(len(body)).encode()),
-                                (b"connection", b"close")]})
-        await send({"type": "http.response.body", "body": body})
+    async def _too_large(self, scope, receive, send) -> None:  # noqa: ANN001
+        response = problem(413, "payload_too_large", "Request body too large",
+                           f"request bodies are limited to {self.max_body} bytes",
+                           _printable(scope["path"]), headers={"connection": "close"})
+        await response(scope, receive, send)
+
+def _control_character(scope: dict[str, Any], body: bytes) -> str | None:
+    """The field holding a character no request may carry: "path", a query parameter's name,
+    or the body field with a NUL; None when the request is clean."""
+    if _CONTROL.search(scope["path"]):
+        return "path"
+    query = scope.get("query_string") or b""
+    if query:
+        for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
+            if _CONTROL.search(name) or _CONTROL.search(value):
+                return _printable(name)
+    # The substring test keeps the JSON parse off every clean request; the parse tells a NUL
+    # from an escaped backslash followed by "u0000".
+    if _JSON_NUL in body:
+        try:
+            document = json.loads(body)
+        except ValueError:
+            return None  # not JSON: the route answers 400 malformed_json
+        return next(_nul_fields(document, ""), None)
+    return None
+
+
+def _nul_fields(value: Any, at: str) -> Iterator[str]:
+    """Paths (written as field_path writes them) of the strings holding a NUL, keys included."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield at or "body"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{at}.{_printable(key)}" if at else _printable(key)
+            if "\x00" in key:
+                yield here
+            yield from _nul_fields(item, here)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _nul_fields(item, f"{at}[{i}]")
+
+
+def _printable(text: str) -> str:
+    """A field name fit to echo back: control characters as JSON escapes."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+
+
+async def _refuse_control(scope, receive, send, field: str) -> None:  # noqa: ANN001
+    """A path with a control character names nothing that can exist (no id or name may hold
+    one): 404, as for any unknown id, which also keeps every path parameter's documented type
+    a plain string. In a query value or a body it is an invalid field: 422."""
+    instance = _printable(scope["path"])
+    if field == "path":
+        response = problem(404, "not_found", "Not found",
+                           "no resource has a control character in its path", instance)
+    else:
+        response = problem(422, "validation_error", "Request is invalid",
+                           f"{field}: control characters (such as NUL) are not allowed",
+                           instance, [{"field": field, "type": "control_character",
+                                       "message": "control characters are not allowed"}])
+    await response(scope, receive, send)
 
 
 def _replay(body: bytes, receive):  # noqa: ANN001, ANN202

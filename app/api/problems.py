@@ -106,7 +106,7 @@ def field_path(loc: tuple[Any, ...], body: Any = None, err_type: str = "") -> st
     the submitted body tells those apart from real keys, so the path is the one the client sent.
     """
     parts = list(loc[1:] if loc and loc[0] in ("body", "query", "path", "header") else loc)
-    out, cur = "", body
+    out, cur = "", body if loc and loc[0] == "body" else None
     for i, p in enumerate(parts):
         last = i == len(parts) - 1
         if isinstance(p, int):

@@ -1,9 +1,11 @@
 """API keys, scopes and owners.
 
 A key belongs to an owner (a tenant) and carries scopes: ``admin`` (declare and delete
-clusters, manage keys), ``write`` (post events; optionally only to named clusters) and
+clusters, manage keys), ``write`` (post events; optionally only to some clusters) and
 ``read``. Each scope implies the ones after it. A key only ever sees its owner's clusters.
-Keys are 256-bit random strings shown once; only their SHA-256 is stored.
+Keys are 256-bit random strings shown once; only their SHA-256 is stored. A key minted
+through the API records the key that minted it; revoking a key leaves the keys it minted
+valid (see docs/architecture.md, Authentication).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
+from sqlalchemy.orm import Session
 
 from app.errors import ClusterNotFound, Forbidden, NotFound, Unauthorized, Unprocessable
 from app.store.models import ApiKey, Cluster, as_utc, utcnow
@@ -33,7 +36,12 @@ class Principal:
     key_id: str
     owner: str
     scopes: frozenset[str]
-    clusters: frozenset[str] | None  # cluster names a write-only key may write; None = all
+    clusters: frozenset[str] | None  # cluster ids a write key may write; None = all
+
+    @property
+    def minter_id(self) -> str | None:
+        """What a key minted by this principal records as ``created_by``."""
+        return None if self is ANONYMOUS_ADMIN else self.key_id
 
     @property
     def granted(self) -> set[str]:
@@ -43,13 +51,13 @@ class Principal:
         if scope not in self.granted:
             raise Forbidden(f"this API key lacks the {scope!r} scope")
 
-    def require_cluster(self, scope: str, owner: str, name: str) -> None:
+    def require_cluster(self, scope: str, owner: str, cluster_id: str) -> None:
         if owner != self.owner:
             raise Forbidden("this cluster belongs to another owner")
         self.require(scope)
-        if scope == "write" and "admin" not in self.scopes and self.clusters is not None \
-                and name not in self.clusters:
-            raise Forbidden(f"this API key may not write to cluster {name!r}")
+        # Only write keys carry a limit (create_key and migration 0004 see to it).
+        if scope == "write" and self.clusters is not None and cluster_id not in self.clusters:
+            raise Forbidden(f"this API key may not write to cluster {cluster_id!r}")
 
 
 ANONYMOUS_ADMIN = Principal("-", "default", frozenset({"admin"}), None)
@@ -60,26 +68,61 @@ def _hash(secret: str) -> str:
 
 
 def create_key(ctx: ServiceContext, owner: str, scopes: list[str],
-               clusters: list[str] | None = None, description: str = "") -> dict[str, Any]:
+               clusters: list[str] | None = None, description: str = "",
+               created_by: str | None = None) -> dict[str, Any]:
+    """Mint a key. ``clusters`` limits a write key to these of the owner's clusters, given by
+    name and bound to their ids now, so the limit does not follow a later rename.
+    ``created_by``: the id of the key minting this one (None from the CLI)."""
     bad = [s for s in scopes if s not in SCOPES]
     if not scopes or bad:
         raise Unprocessable(f"scopes must be some of {', '.join(SCOPES)}",
                             errors=[{"field": "scopes", "message": f"unknown {bad}"}])
+    if clusters is not None and ("admin" in scopes or "write" not in scopes):
+        # An admin key could rename clusters or mint itself an unlimited key, and a read key
+        # writes nothing: either way the limit would be silently meaningless.
+        raise Unprocessable("a cluster limit applies to write keys only (not admin or read)",
+                            errors=[{"field": "clusters",
+                                     "message": "only a write key without admin may be "
+                                                "limited to clusters"}])
     key_id = secrets.token_hex(6)
     secret = KEY_PREFIX + secrets.token_urlsafe(32)
-    row = ApiKey(id=key_id, key_hash=_hash(secret), owner=owner, scopes=sorted(set(scopes)),
-                 clusters=sorted(set(clusters)) if clusters is not None else None,
-                 description=description, created_at=utcnow())
     with ctx.sessions() as session, session.begin():
+        ids = None if clusters is None else sorted(set(_cluster_ids(session, owner, clusters)))
+        row = ApiKey(id=key_id, key_hash=_hash(secret), owner=owner,
+                     scopes=sorted(set(scopes)), clusters=ids, description=description,
+                     created_at=utcnow(), created_by=created_by)
         session.add(row)
-        view = key_view(row)
+        view = key_view(row, _cluster_names(session, [row]))
     return {**view, "key": secret}
 
 
-def key_view(row: ApiKey) -> dict[str, Any]:
+def _cluster_ids(session: Session, owner: str, names: list[str]) -> list[str]:
+    found = dict(session.execute(select(Cluster.name, Cluster.id).where(
+        Cluster.owner == owner, Cluster.name.in_(set(names)))).all())
+    unknown = [{"field": f"clusters[{i}]", "message": f"you have no cluster named {n!r}"}
+               for i, n in enumerate(names) if n not in found]
+    if unknown:
+        raise Unprocessable("; ".join(e["message"] for e in unknown), errors=unknown)
+    return [found[n] for n in names]
+
+
+def _cluster_names(session: Session, rows: list[ApiKey]) -> dict[str, str]:
+    """Current names of the clusters these keys are limited to, in one query."""
+    ids = {cid for r in rows for cid in (r.clusters or ())}
+    if not ids:
+        return {}
+    return dict(session.execute(select(Cluster.id, Cluster.name)
+                                .where(Cluster.id.in_(ids))).all())
+
+
+def key_view(row: ApiKey, names: dict[str, str]) -> dict[str, Any]:
+    """``clusters``: the limit's current names, for reading (a deleted cluster has none);
+    ``cluster_ids``: what the limit is."""
     return {"id": row.id, "owner": row.owner, "scopes": list(row.scopes),
-            "clusters": row.clusters, "description": row.description,
-            "created_at": as_utc(row.created_at).isoformat(),
+            "clusters": None if row.clusters is None
+            else [names[c] for c in row.clusters if c in names],
+            "cluster_ids": row.clusters, "description": row.description,
+            "created_at": as_utc(row.created_at).isoformat(), "created_by": row.created_by,
             "revoked_at": as_utc(row.revoked_at).isoformat() if row.revoked_at else None}
 
 
@@ -87,7 +130,8 @@ def list_keys(ctx: ServiceContext, owner: str) -> list[dict[str, Any]]:
     with ctx.sessions() as session:
         rows = session.scalars(select(ApiKey).where(ApiKey.owner == owner)
                                .order_by(ApiKey.created_at, ApiKey.id)).all()
-        return [key_view(r) for r in rows]
+        names = _cluster_names(session, list(rows))
+        return [key_view(r, names) for r in rows]
 
 
 def revoke_key(ctx: ServiceContext, owner: str, key_id: str) -> None:
@@ -147,8 +191,8 @@ def authenticate(ctx: ServiceContext, secret: str | None) -> Principal:
 
 def cluster_owner(ctx: ServiceContext, cluster_id: str) -> tuple[str, str, str]:
     """(owner, name, policy kind) of a cluster or reservation stream, cached per process for
-    HEADROOM_AUTH_CACHE_SECONDS: owner and kind never change, and a rename reaches
-    name-limited write keys within that time."""
+    HEADROOM_AUTH_CACHE_SECONDS: owner and kind never change (key limits hold ids, so a rename
+    changes no permission)."""
     hit = ctx.cluster_owners.get(cluster_id)
     now = time.monotonic()
     if hit is not None and now - hit[0] <= ctx.settings.auth_cache_seconds:

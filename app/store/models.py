@@ -92,9 +92,11 @@ class ApiKey(Base):
     key_hash: Mapped[str] = mapped_column(String(64))
     owner: Mapped[str] = mapped_column(String(64))
     scopes: Mapped[list] = mapped_column(JSONType)
-    clusters: Mapped[list | None] = mapped_column(JSONType, nullable=True)
+    clusters: Mapped[list | None] = mapped_column(JSONType, nullable=True)  # cluster ids
     description: Mapped[str] = mapped_column(String(200), server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The key that minted this one through the API; null when the CLI made it.
+    created_by: Mapped[str | None] = mapped_column(String(16), nullable=True)
     revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
 

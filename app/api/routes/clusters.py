@@ -11,6 +11,7 @@ from app.api.routes.deps import (ANY_CLUSTER, Auth, Ctx, IdempotencyKey, if_matc
                                  require_cluster)
 from app.api.schemas.clusters import (AnyClusterCreate, ClusterCreate, ClusterOut, ClusterPage,
                                       ClusterUpdate, spec_errors)
+from app.api.schemas.common import NAME_PATTERN
 from app.api.schemas.events import EventPage
 from app.errors import Unprocessable
 from app.service import clusters as service
@@ -51,7 +52,7 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx, principal: Auth, response: 
             summary="List clusters by name", responses=responses(422))
 def list_clusters(ctx: Ctx, principal: Auth,
                   limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                  cursor: Annotated[str | None, Query(max_length=100)] = None
+                  cursor: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None
                   ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner

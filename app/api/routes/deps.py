@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.api.schemas.common import CLIENT_ID_PATTERN
 from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
 from app.service.auth import Principal, authenticate, cluster_owner
 from app.service.context import ServiceContext
@@ -40,8 +41,10 @@ async def get_principal(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCreden
 
 Auth = Annotated[Principal, Depends(get_principal)]
 
-# The header form of an event id (and of a cluster creation's retry key).
-IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200)]
+# The header form of an event id (and of a cluster creation's retry key): the same alphabet,
+# so that a key accepted here is one the body would accept too.
+IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key",
+                                              pattern=CLIENT_ID_PATTERN)]
 
 
 def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
@@ -53,14 +56,14 @@ def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
     With auth disabled (local development) every cluster is open, whoever created it.
     """
     families = family if isinstance(family, tuple) else (family,)
-    owner, name, kind = cluster_owner(ctx, cluster_id)
+    owner, _name, kind = cluster_owner(ctx, cluster_id)
     if family_for(kind) not in families:
         if RESERVATION in families:
             raise ReservationNotFound(f"reservation {cluster_id!r} does not exist")
         raise ClusterNotFound(f"no such {'cluster' if len(families) > 1 else 'cluster of this kind'}"
                               f" {cluster_id!r}")
     if not ctx.settings.auth_disabled:
-        principal.require_cluster(scope, owner, name)
+        principal.require_cluster(scope, owner, cluster_id)
     return family_for(kind)
 
 

@@ -20,7 +20,7 @@ router = APIRouter(prefix="/v1/keys", tags=["keys"], responses=responses(401, 40
 def create_key(body: KeyCreate, ctx: Ctx, principal: Auth) -> dict[str, Any]:
     principal.require("admin")
     return auth.create_key(ctx, principal.owner, list(body.scopes), body.clusters,
-                           body.description)
+                           body.description, created_by=principal.minter_id)
 
 
 @router.get("", response_model=KeyList, operation_id="listKeys", summary="Your owner's keys")
@@ -30,7 +30,8 @@ def list_keys(ctx: Ctx, principal: Auth) -> dict[str, Any]:
 
 
 @router.delete("/{key_id}", status_code=status.HTTP_204_NO_CONTENT, operation_id="revokeKey",
-               summary="Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS)",
+               summary="Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS); "
+                       "keys it minted stay valid",
                responses=responses(404))
 def revoke_key(key_id: str, ctx: Ctx, principal: Auth) -> Response:
     principal.require("admin")

@@ -14,7 +14,7 @@ from fastapi import APIRouter
 
 from app.api.problems import responses
 from app.api.routes.deps import Auth, Ctx, require_cluster
-from app.api.schemas.common import ClientId
+from app.api.schemas.common import SegmentId
 from app.api.schemas.queues import JobOut, TickIn, TickOut
 from app.service.events import read_engine, submit_event
 from app.service.policies import QUEUE
@@ -36,6 +36,6 @@ def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth) -> dict[str, 
 
 @router.get("/jobs/{job_id}", response_model=JobOut, response_model_exclude_none=True,
             operation_id="getJob", summary="Where a job is: queued, running or finished")
-def job(cluster_id: str, job_id: ClientId, ctx: Ctx, principal: Auth) -> dict[str, Any]:
+def job(cluster_id: str, job_id: SegmentId, ctx: Ctx, principal: Auth) -> dict[str, Any]:
     require_cluster(ctx, principal, cluster_id, "read", QUEUE)
     return read_engine(ctx, cluster_id, lambda engine, _c: engine.job_view(job_id))

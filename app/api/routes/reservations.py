@@ -12,6 +12,7 @@ from fastapi import APIRouter, Header, Query, Response, status
 from app.api.problems import responses
 from app.api.routes.deps import (Auth, Ctx, IdempotencyKey, event_id_from,
                                  if_match_generation, require_cluster)
+from app.api.schemas.common import NAME_PATTERN
 from app.api.schemas.reservations import (HistoryPage, ObservationIn, ObservationOut,
                                           ReservationCreate, ReservationOut, ReservationPage)
 from app.errors import Unprocessable
@@ -56,7 +57,7 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
 @router.get("", response_model=ReservationPage, operation_id="listReservations",
             summary="List reservation streams by name", responses=responses(422))
 def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500)] = 100,
-             cursor: Annotated[str | None, Query(max_length=100)] = None) -> dict[str, Any]:
+             cursor: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
     items, nxt = service.list_clusters(ctx, owner, limit, cursor, sorted(RESERVATION_POLICIES),

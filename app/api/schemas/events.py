@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Discriminator, Field, Tag
 
-from app.api.schemas.common import ClientId, Delivery, Instant, Name, StrictModel
+from app.api.schemas.common import ClientId, Delivery, Instant, Name, SegmentId, StrictModel
 from app.api.schemas.queues import QueueArrivalOut, QueueReleaseOut
 
 AT_DOC = ("Queued clusters with the client clock only: when the event happened (time units, "
@@ -23,7 +23,7 @@ class ArrivalIn(StrictModel):
         {"event_id": "evt-1", "job_id": "vm-17", "job_type": "large"}]}}
 
     event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
-    job_id: ClientId
+    job_id: SegmentId
     job_type: Name
     at: Instant | None = Field(None, description=AT_DOC)
     dry_run: bool = Field(False, description="Decide without committing anything.")
@@ -31,6 +31,8 @@ class ArrivalIn(StrictModel):
 
 class DepartureIn(StrictModel):
     event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
+    # ClientId, not SegmentId: a job that arrived before ids had to be path segments (one with
+    # a "/") must still be able to leave and free its slot.
     job_id: ClientId
     at: Instant | None = Field(None, description=AT_DOC)
 
@@ -38,7 +40,7 @@ class DepartureIn(StrictModel):
 class BatchArrival(StrictModel):
     kind: Literal["arrival"]
     event_id: ClientId
-    job_id: ClientId
+    job_id: SegmentId
     job_type: Name
     at: Instant | None = Field(None, description=AT_DOC)
 

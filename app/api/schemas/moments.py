@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from app.api.schemas.common import ClientId, Name, StrictModel
+from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
@@ -77,7 +77,7 @@ class DeploymentPrior(StrictModel):
 
 class DeploymentIn(StrictModel):
     event_id: ClientId | None = None
-    deployment_id: ClientId
+    deployment_id: SegmentId
     cores: Cores
     at: Hours
     category: Name | None = Field(None, description="User label; deployments with the same "
