@@ -20,6 +20,10 @@ from app.policies.model import FIT_TOLERANCE
 Config = tuple[int, ...]
 
 
+# Largest exact reward weight; float(MAX_WEIGHT * 1e12) stays far below float's 1.8e308.
+MAX_WEIGHT = 10**280
+
+
 class ConfigurationSpace:
     """Feasible configurations of one server type for J job types, and MaxReward over subsets.
 
@@ -41,6 +45,13 @@ class ConfigurationSpace:
         scale = math.lcm(*(f.denominator for f in fr)) if fr else 1
         # Exact integer rewards, used only for comparisons (Definition 2).
         self.weights = [int(f * scale) for f in fr]
+        # The branch and bound divides these integers by demands in floating point. Rewards
+        # whose decimal forms need a common denominator beyond ~1e290 (a reward of 5e-324 next
+        # to one of 48) would overflow there; no real reward needs that precision, so refuse.
+        if max(self.weights, default=0) > MAX_WEIGHT:
+            raise ValueError("job type rewards span too many decimal places for an exact "
+                             "comparison: give rewards of 0 or at least 1e-9 with at most "
+                             "17 significant digits")
         self.zero: Config = (0,) * self.J
         self.full_mask = (1 << self.J) - 1
         # mask -> (configuration, ((j, k_j) for k_j > 0))

@@ -117,3 +117,13 @@ def test_max_reward_equals_brute_force(data):
         for subset in itertools.combinations(range(J), r):
             allowed = [k for k in feasible if all(k[j] == 0 for j in range(J) if j not in subset)]
             assert sp.max_reward(set(subset)) == max(allowed, key=sp.order_key)
+
+
+def test_rewards_too_precise_for_exact_weights_are_refused():
+    # 5e-324 beside 48 needs a common denominator of ~1e324: the branch and bound's float
+    # division overflowed (a 500 at cluster creation). Refused as a ValueError (422) instead.
+    with pytest.raises(ValueError, match="rewards"):
+        ConfigurationSpace([(1.0,), (2.0,)], (10.0,), [48.0, 5e-324])
+    # A reward of 1e-9 beside 1e12 stays exact and solvable.
+    space = ConfigurationSpace([(1.0,), (2.0,)], (10.0,), [1e12, 1e-9])
+    assert space.max_reward([0, 1]) == (10, 0)
