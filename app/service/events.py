@@ -10,13 +10,16 @@ Group commit: single events that arrive for the same cluster while a transaction
 are queued and decided together in the next transaction, each on its own (one refused event
 does not fail its neighbours), and each answered only after that transaction committed. With
 one cluster's lock held per transaction, this is what lets throughput grow with concurrency.
-A batch request is decided alone, all or nothing.
+An event whose decision crashes (an error that is not a policy refusal: a bug) fails alone; the
+engine it may have half-changed is discarded and its neighbours are decided again without it,
+as if it had never been sent. A batch request is decided alone, all or nothing.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,8 +34,19 @@ from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
 from app.service.policies import family_for
 from app.store.models import Cluster, Event, utcnow
 
+log = logging.getLogger("headroom.events")
+
 # Most single events one transaction decides; the rest wait for the next one.
 MAX_GROUP = 256
+
+
+class _Poisoned(Exception):
+    """Deciding ``pending`` raised ``exc``, which is not a policy refusal: the engine may be
+    half-changed, so the transaction cannot go on with it."""
+
+    def __init__(self, pending: Pending, exc: Exception):
+        super().__init__(str(exc))
+        self.pending, self.exc = pending, exc
 
 
 @dataclass
@@ -108,19 +122,45 @@ def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
 
     An empty ``group`` means: take the queued single events once the row lock is held, so the
     group also holds everything that arrived while this transaction waited for the lock.
+
+    When one event crashes the engine, the transaction rolls back, the engine is not checked
+    back in (the next checkout reloads it from the log), that event and its same-request twins
+    get the error, and the rest are decided again in a new transaction. Each round removes at
+    least one event, so there are at most ``len(group)`` rounds.
     """
     drain = not group
-    try:
-        item = _decide_in_transaction(ctx, cluster_id, group, all_or_nothing, drain)
-    except BaseException as exc:
-        if drain and not group:  # failed before draining: the queued events share the fate
-            group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
-        for p in group:
-            if not p.done:
-                p.error, p.done = exc, True
-        if all_or_nothing:
-            raise
-        return
+    while True:
+        try:
+            item = _decide_in_transaction(ctx, cluster_id, group, all_or_nothing, drain)
+        except _Poisoned as poisoned:
+            bad = poisoned.pending
+            log.error("event crashed the engine; decided without it",
+                      exc_info=poisoned.exc, extra={"cluster_id": cluster_id,
+                                                    "event_id": bad.event["event_id"]})
+            if all_or_nothing:
+                raise poisoned.exc from None
+            # A retry of the crashing request (same id and body) would crash the same way.
+            for p in group:
+                if p is bad or (p.event["event_id"] == bad.event["event_id"]
+                                and p.hash == bad.hash):
+                    p.answer, p.error, p.twin, p.done = None, poisoned.exc, None, True
+            group[:] = [p for p in group if not p.done]
+            for p in group:  # decided afresh: answers of the rolled-back round were never real
+                p.answer, p.error, p.twin = None, None, None
+            if not group:
+                return
+            drain = False
+            continue
+        except BaseException as exc:
+            if drain and not group:  # failed before draining: the queued events share the fate
+                group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
+            for p in group:
+                if not p.done:
+                    p.error, p.done = exc, True
+            if all_or_nothing:
+                raise
+            return
+        break
     if item is not None:
         ctx.engines.checkin(cluster_id, item)
     for p in group:
@@ -175,6 +215,8 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
                     response = family.apply(item.engine, request)
                 except PolicyError as exc:  # refused before mutating (engine contract)
                     p.error = from_policy_error(exc)
+                except Exception as exc:  # a bug: the engine may be half-changed
+                    raise _Poisoned(p, exc) from exc
                 else:
                     if response["decision"] == "idle":  # changed nothing: nothing to log
                         p.answer = {**response, "event_seq": None, "replayed": False,

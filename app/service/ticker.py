@@ -9,6 +9,12 @@ lock orders them; the second finds nothing due and is answered ``idle`` without 
 A pass lists the wall-clock clusters (one query) and skips a cluster without a transaction when
 this process holds its engine at the committed version and nothing is due yet: then the cluster
 costs one indexed read.
+
+Fairness: one pass fires at most ``TICK_BUDGET_PER_PASS`` internal events per cluster (the tick
+carries the budget, and the log keeps it, so a replay fires the same events); a cluster with
+more due is left behind until the next pass, its lag visible in its state. Passes start at a
+different cluster each time (round robin), so a pass cut short by ``stop`` does not always
+leave the same clusters waiting.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from app.errors import ClusterNotFound, HeadroomError
 from app.service.context import ServiceContext
 from app.service.events import submit_event
 from app.policies.rms.core import QueueScheduler
-from app.service.policies import QUEUE_POLICIES, max_span, wall_time
+from app.service.policies import QUEUE_POLICIES, TICK_BUDGET_PER_PASS, max_span, wall_time
 from app.store.models import Cluster
 
 log = logging.getLogger("headroom.ticker")
@@ -56,7 +62,8 @@ def tick_cluster(ctx: ServiceContext, cluster_id: str, created_at: datetime
                 raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
             if version == item.version and _can_wait(item.engine, created_at):
                 return None
-    return submit_event(ctx, cluster_id, {"kind": "tick", "event_id": f"tick-{uuid.uuid4()}"})
+    return submit_event(ctx, cluster_id, {"kind": "tick", "event_id": f"tick-{uuid.uuid4()}",
+                                          "budget": TICK_BUDGET_PER_PASS})
 
 
 def _can_wait(engine: QueueScheduler, created_at: datetime) -> bool:
@@ -77,6 +84,7 @@ class TickLoop:
         self.ctx, self.interval = ctx, interval
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._passes = 0  # rotates where a pass starts
 
     def start(self) -> None:
         if self.interval > 0:
@@ -99,7 +107,12 @@ class TickLoop:
     def run_once(self) -> int:
         """One pass over the wall-clock clusters; returns how many advanced."""
         advanced = 0
-        for cluster_id, created_at in wall_clock_clusters(self.ctx):
+        clusters = sorted(wall_clock_clusters(self.ctx))
+        if clusters:
+            start = self._passes % len(clusters)
+            clusters = clusters[start:] + clusters[:start]
+        self._passes += 1
+        for cluster_id, created_at in clusters:
             if self._stop.is_set():
                 break
             try:

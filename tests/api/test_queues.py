@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import timedelta
 
 import numpy as np
 import pytest
+
+from sqlalchemy import update
 
 from app.api.schemas.clusters import ClusterCreate
 from app.policies.rms import make_scheduler
 from app.service.policies import QUEUE, cluster_model
 from app.service.ticker import wall_clock_clusters
+from app.store.models import Cluster
 from tests.conftest import admin_client, make_settings
 from app.main import create_app
 from tests.helpers import assert_problem, cluster_spec
@@ -324,14 +328,17 @@ def test_one_event_moves_the_clock_a_bounded_span(client):
 def test_wall_clock_catches_up_in_bounded_steps(db_url):
     app = create_app(make_settings(db_url, tick_interval_seconds=0), configure_logs=False)
     with admin_client(app) as c:
-        # 1 time unit = 1 microsecond at 2 x 3 ticks per unit: the wall clock outruns the
-        # 16,667-unit span of one event within 17 ms.
-        cid = create(c, {"kind": "rms", "time_unit_seconds": 1e-6})["id"]
-        time.sleep(0.1)
+        # 2 x 0.5 ticks per 1 ms unit (the fastest accepted wall clock): one event's span is
+        # 100,000 units, 100 s of wall time; the cluster is made 300 s old.
+        cid = create(c, {"kind": "rms", "time_unit_seconds": 1e-3, "clock_rate": 0.5})["id"]
+        with app.state.ctx.sessions() as s, s.begin():
+            born = s.get(Cluster, cid).created_at
+            s.execute(update(Cluster).where(Cluster.id == cid)
+                      .values(created_at=born - timedelta(seconds=300)))
         a = arrive(c, cid, "e0", "j0").json()
-        assert a["at"] == pytest.approx(100_000 / 6)
+        assert a["at"] == pytest.approx(100_000)
         b = tick(c, cid).json()
-        assert b["now"] == pytest.approx(2 * 100_000 / 6)
+        assert b["now"] == pytest.approx(2 * 100_000)
 
 
 def test_the_loop_leaves_an_idle_cluster_alone_until_a_job_waits(db_url):

@@ -179,4 +179,6 @@ def spec_errors(body: ClusterCreate, max_servers: int, max_job_types: int
                      for p in body.server_pools):
             errors.append({"field": field, "message":
                            f"job type {t.name!r} demands more than any server has"})
+    if isinstance(body.policy, RmsPolicy):
+        errors += body.policy.wall_rate_errors(total, len(body.job_types))
     return errors

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from app.api.schemas.common import Delivery, Instant, StrictModel
+from app.service.policies import MAX_WALL_TICKS_PER_SECOND
 
 Rate = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
 
@@ -24,9 +25,15 @@ CLOCK_DOC = ("wall: the service stamps each event with the time since the cluste
 
 class QueueClock(StrictModel):
     clock: Literal["wall", "client"] = Field("wall", description=CLOCK_DOC)
+    # At least a millisecond: stamps are floats of units since creation and instants are capped
+    # at 1e12 units, which is 31 years of milliseconds but only 11.6 days of microseconds; a
+    # subnormal unit (5e-324) made every stamp infinite and every arrival fail. At most a day:
+    # rates are per unit, and a clock that moves less than once a day is a misconfiguration,
+    # not a policy (the RMS paper's rates are jobs per mean job duration).
     time_unit_seconds: float = Field(
-        1.0, gt=0, le=1e7, allow_inf_nan=False,
-        description="Seconds per time unit on the wall clock; rates are per time unit.")
+        1.0, ge=1e-3, le=86_400, allow_inf_nan=False,
+        description="Seconds per time unit on the wall clock (1 ms to 1 day); rates are per "
+        "time unit.")
     finished_history: int = Field(
         1000, ge=0, le=1_000_000,
         description="Finished jobs kept for GET .../jobs/{job_id} (oldest forgotten first).")
@@ -51,12 +58,38 @@ class RmsPolicy(QueueClock):
                                   "of a dummy job of its type instead of queueing.")
     clock_rate: Rate | dict[str, Rate] | None = Field(
         None, description="Poisson clock rate r_j per time unit: one number, or one per job "
-        "type. Default: the number of servers.")
+        "type. Default: the number of servers. On the wall clock the clocks together may fire "
+        f"at most {MAX_WALL_TICKS_PER_SECOND:,} times per second (sum of r_j / "
+        "time_unit_seconds): raise time_unit_seconds or lower the rates beyond that.")
     mu: Rate | dict[str, Rate] = Field(
         1.0, description="Service rate of the real jobs per time unit (1 / mean duration): "
         "dummy jobs hold their slot for an exponential time of this rate.")
     epsilon: float = Field(0.5, gt=0, lt=1, description="ε in the weight floor ε/(8M)·f(Q_max).")
     b: float = Field(0.0, ge=0, lt=1, description="f(x) = log(1+x)^(1-b).")
+
+
+    def wall_rate_errors(self, servers: int, job_types: int) -> list[dict[str, str]]:
+        """Rates the wall clock would fire faster than one process fires clock ticks (see
+        ``MAX_WALL_TICKS_PER_SECOND``); each error names its field."""
+        if self.clock != "wall":  # clients move the clock; one event is bounded on its own
+            return []
+        unit, limit = self.time_unit_seconds, MAX_WALL_TICKS_PER_SECOND
+        rate = self.clock_rate if self.clock_rate is not None else float(servers)
+        total = sum(rate.values()) if isinstance(rate, dict) else rate * job_types
+        errors = []
+        if total / unit > limit:
+            errors.append({"field": "policy.clock_rate", "message":
+                           f"the clocks would fire {total / unit:,.0f} times per second "
+                           f"(sum of clock_rate / time_unit_seconds); at most {limit:,} on the "
+                           "wall clock: raise time_unit_seconds or lower clock_rate"})
+        # A dummy job's slot cannot turn over faster than the clocks may fire; what dummies
+        # cost together is capped per loop pass (app/service/ticker.py).
+        mu = max(self.mu.values()) if isinstance(self.mu, dict) else self.mu
+        if mu / unit > limit:
+            errors.append({"field": "policy.mu", "message":
+                           f"dummy jobs would end {mu / unit:,.0f} times per second per slot; "
+                           f"at most {limit:,} on the wall clock"})
+        return errors
 
 
 class GreedyQueuePolicy(QueueClock):
