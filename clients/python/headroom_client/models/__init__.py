@@ -18,10 +18,11 @@ from .cluster_page import ClusterPage
 from .cluster_update import ClusterUpdate
 from .departure_in import DepartureIn
 from .deployment_in import DeploymentIn
-from .deployment_in_prior_type_0 import DeploymentInPriorType0
+from .deployment_prior import DeploymentPrior
 from .dra_policy import DraPolicy
 from .event_page import EventPage
 from .first_fit_policy import FirstFitPolicy
+from .gamma_priors import GammaPriors
 from .get_cluster_state_response_getclusterstate import GetClusterStateResponseGetclusterstate
 from .get_deployment_response_getdeployment import GetDeploymentResponseGetdeployment
 from .get_server_response_getserver import GetServerResponseGetserver
@@ -69,6 +70,7 @@ from .placement_out_decision import PlacementOutDecision
 from .placement_out_details import PlacementOutDetails
 from .power_of_d_policy import PowerOfDPolicy
 from .preemption_out import PreemptionOut
+from .prior_observations import PriorObservations
 from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
 from .queue_arrival_out import QueueArrivalOut
@@ -127,10 +129,11 @@ __all__ = (
     "ClusterUpdate",
     "DepartureIn",
     "DeploymentIn",
-    "DeploymentInPriorType0",
+    "DeploymentPrior",
     "DraPolicy",
     "EventPage",
     "FirstFitPolicy",
+    "GammaPriors",
     "GetClusterStateResponseGetclusterstate",
     "GetDeploymentResponseGetdeployment",
     "GetServerResponseGetserver",
@@ -178,6 +181,7 @@ __all__ = (
     "PlacementOutDetails",
     "PowerOfDPolicy",
     "PreemptionOut",
+    "PriorObservations",
     "Problem",
     "ProblemErrorsItem",
     "QueueArrivalOut",

@@ -14,7 +14,8 @@ T = TypeVar("T", bound="ArrivalIn")
 class ArrivalIn:
     """
     Attributes:
-        job_id (str):
+        job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200 characters: it is a path
+            segment of later requests.
         job_type (str):
         at (float | None | Unset): Queued clusters with the client clock only: when the event happened (time units,
             never decreasing). Placement clusters and the wall clock refuse it.

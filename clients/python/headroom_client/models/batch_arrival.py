@@ -15,7 +15,8 @@ class BatchArrival:
     """
     Attributes:
         event_id (str):
-        job_id (str):
+        job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200 characters: it is a path
+            segment of later requests.
         job_type (str):
         kind (Literal['arrival']):
         at (float | None | Unset): Queued clusters with the client clock only: when the event happened (time units,

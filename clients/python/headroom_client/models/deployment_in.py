@@ -8,7 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.deployment_in_prior_type_0 import DeploymentInPriorType0
+    from ..models.deployment_prior import DeploymentPrior
 
 
 T = TypeVar("T", bound="DeploymentIn")
@@ -20,12 +20,13 @@ class DeploymentIn:
     Attributes:
         at (float): Event time in hours; never decreases per cluster.
         cores (int):
-        deployment_id (str):
+        deployment_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200 characters: it is
+            a path segment of later requests.
         category (None | str | Unset): User label; deployments with the same label share a learnt prior (§7).
         dry_run (bool | Unset):  Default: False.
         event_id (None | str | Unset):
-        prior (DeploymentInPriorType0 | None | Unset): {"gamma": {"lambda": [shape, rate], "mu": [...], "sigma": [...]}}
-            and/or {"observations": {...}} pseudo-observations (§6).
+        prior (DeploymentPrior | None | Unset): {"gamma": {"lambda": [shape, rate], "mu": [...], "sigma": [...]}} and/or
+            {"observations": {...}} pseudo-observations (§6).
     """
 
     at: float
@@ -34,10 +35,10 @@ class DeploymentIn:
     category: None | str | Unset = UNSET
     dry_run: bool | Unset = False
     event_id: None | str | Unset = UNSET
-    prior: DeploymentInPriorType0 | None | Unset = UNSET
+    prior: DeploymentPrior | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.deployment_in_prior_type_0 import DeploymentInPriorType0  # noqa: PLC0415
+        from ..models.deployment_prior import DeploymentPrior  # noqa: PLC0415
 
         at = self.at
 
@@ -62,7 +63,7 @@ class DeploymentIn:
         prior: dict[str, Any] | None | Unset
         if isinstance(self.prior, Unset):
             prior = UNSET
-        elif isinstance(self.prior, DeploymentInPriorType0):
+        elif isinstance(self.prior, DeploymentPrior):
             prior = self.prior.to_dict()
         else:
             prior = self.prior
@@ -89,7 +90,7 @@ class DeploymentIn:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.deployment_in_prior_type_0 import DeploymentInPriorType0  # noqa: PLC0415
+        from ..models.deployment_prior import DeploymentPrior  # noqa: PLC0415
 
         d = dict(src_dict)
         at = d.pop("at")
@@ -118,7 +119,7 @@ class DeploymentIn:
 
         event_id = _parse_event_id(d.pop("event_id", UNSET))
 
-        def _parse_prior(data: object) -> DeploymentInPriorType0 | None | Unset:
+        def _parse_prior(data: object) -> DeploymentPrior | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -126,12 +127,12 @@ class DeploymentIn:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                prior_type_0 = DeploymentInPriorType0.from_dict(data)
+                prior_type_0 = DeploymentPrior.from_dict(data)
 
                 return prior_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(DeploymentInPriorType0 | None | Unset, data)
+            return cast(DeploymentPrior | None | Unset, data)
 
         prior = _parse_prior(d.pop("prior", UNSET))
 

@@ -28,8 +28,8 @@ class GreedyQueuePolicy:
                 1000.
             order (GreedyQueuePolicyOrder | Unset): Which waiting job a freed server takes first. Default:
                 GreedyQueuePolicyOrder.FIFO.
-            time_unit_seconds (float | Unset): Seconds per time unit on the wall clock; rates are per time unit. Default:
-                1.0.
+            time_unit_seconds (float | Unset): Seconds per time unit on the wall clock (1 ms to 1 day); rates are per time
+                unit. Default: 1.0.
     """
 
     kind: GreedyQueuePolicyKind

@@ -16,7 +16,8 @@ class KeyCreate:
     """
     Attributes:
         scopes (list[KeyCreateScopesItem]):
-        clusters (list[str] | None | Unset): Cluster names a write key may post events to (null: all of the owner's).
+        clusters (list[str] | None | Unset): Limit a write key (not admin) to these of your clusters, by name; the key
+            is bound to their ids, so a later rename changes nothing. Null: all of the owner's.
         description (str | Unset):  Default: ''.
     """
 

@@ -15,8 +15,11 @@ T = TypeVar("T", bound="KeyOut")
 class KeyOut:
     """
     Attributes:
-        clusters (list[str] | None):
+        cluster_ids (list[str] | None): The limit itself: cluster ids.
+        clusters (list[str] | None): Current names of the clusters the key is limited to (null: all).
         created_at (str):
+        created_by (None | str): Id of the key that minted this one; null when made by the CLI. Revoking that key leaves
+            this one valid.
         description (str):
         id (str):
         owner (str):
@@ -24,8 +27,10 @@ class KeyOut:
         scopes (list[KeyOutScopesItem]):
     """
 
+    cluster_ids: list[str] | None
     clusters: list[str] | None
     created_at: str
+    created_by: None | str
     description: str
     id: str
     owner: str
@@ -34,6 +39,13 @@ class KeyOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        cluster_ids: list[str] | None
+        if isinstance(self.cluster_ids, list):
+            cluster_ids = self.cluster_ids
+
+        else:
+            cluster_ids = self.cluster_ids
+
         clusters: list[str] | None
         if isinstance(self.clusters, list):
             clusters = self.clusters
@@ -42,6 +54,9 @@ class KeyOut:
             clusters = self.clusters
 
         created_at = self.created_at
+
+        created_by: None | str
+        created_by = self.created_by
 
         description = self.description
 
@@ -61,8 +76,10 @@ class KeyOut:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
+                "cluster_ids": cluster_ids,
                 "clusters": clusters,
                 "created_at": created_at,
+                "created_by": created_by,
                 "description": description,
                 "id": id,
                 "owner": owner,
@@ -76,6 +93,21 @@ class KeyOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+
+        def _parse_cluster_ids(data: object) -> list[str] | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                cluster_ids_type_0 = cast(list[str], data)
+
+                return cluster_ids_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None, data)
+
+        cluster_ids = _parse_cluster_ids(d.pop("cluster_ids"))
 
         def _parse_clusters(data: object) -> list[str] | None:
             if data is None:
@@ -93,6 +125,13 @@ class KeyOut:
         clusters = _parse_clusters(d.pop("clusters"))
 
         created_at = d.pop("created_at")
+
+        def _parse_created_by(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        created_by = _parse_created_by(d.pop("created_by"))
 
         description = d.pop("description")
 
@@ -115,8 +154,10 @@ class KeyOut:
             scopes.append(scopes_item)
 
         key_out = cls(
+            cluster_ids=cluster_ids,
             clusters=clusters,
             created_at=created_at,
+            created_by=created_by,
             description=description,
             id=id,
             owner=owner,

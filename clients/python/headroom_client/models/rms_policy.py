@@ -33,7 +33,8 @@ class RmsPolicy:
                 event carries `at` (and ticks `until`), which never decreases; nothing happens between events unless a client
                 ticks. Default: RmsPolicyClock.WALL.
             clock_rate (float | None | RmsPolicyClockRateType1 | Unset): Poisson clock rate r_j per time unit: one number,
-                or one per job type. Default: the number of servers.
+                or one per job type. Default: the number of servers. On the wall clock the clocks together may fire at most
+                1,000 times per second (sum of r_j / time_unit_seconds): raise time_unit_seconds or lower the rates beyond that.
             epsilon (float | Unset): ε in the weight floor ε/(8M)·f(Q_max). Default: 0.5.
             finished_history (int | Unset): Finished jobs kept for GET .../jobs/{job_id} (oldest forgotten first). Default:
                 1000.
@@ -46,8 +47,8 @@ class RmsPolicy:
                 clock_rate is then split evenly over the servers. Default: RmsPolicyRouting.CENTRAL.
             sampling (RmsPolicySampling | Unset): Server tried on a clock tick: uniform (Algorithm 1), rf (Random-Fit among
                 those it fits in) or bf (Best-Fit), §VI. Default: RmsPolicySampling.UNIFORM.
-            time_unit_seconds (float | Unset): Seconds per time unit on the wall clock; rates are per time unit. Default:
-                1.0.
+            time_unit_seconds (float | Unset): Seconds per time unit on the wall clock (1 ms to 1 day); rates are per time
+                unit. Default: 1.0.
     """
 
     kind: Literal["rms"]

@@ -69,7 +69,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | Problem]:
-    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS)
+    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS); keys it minted stay valid
 
     Args:
         key_id (str):
@@ -98,7 +98,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> Any | Problem | None:
-    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS)
+    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS); keys it minted stay valid
 
     Args:
         key_id (str):
@@ -122,7 +122,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[Any | Problem]:
-    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS)
+    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS); keys it minted stay valid
 
     Args:
         key_id (str):
@@ -149,7 +149,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> Any | Problem | None:
-    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS)
+    """Revoke a key (other processes notice within HEADROOM_AUTH_CACHE_SECONDS); keys it minted stay valid
 
     Args:
         key_id (str):

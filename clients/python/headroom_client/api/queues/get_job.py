@@ -78,7 +78,8 @@ def sync_detailed(
 
     Args:
         cluster_id (str):
-        job_id (str):
+        job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200
+            characters: it is a path segment of later requests.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -110,7 +111,8 @@ def sync(
 
     Args:
         cluster_id (str):
-        job_id (str):
+        job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200
+            characters: it is a path segment of later requests.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -137,7 +139,8 @@ async def asyncio_detailed(
 
     Args:
         cluster_id (str):
-        job_id (str):
+        job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200
+            characters: it is a path segment of later requests.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -167,7 +170,8 @@ async def asyncio(
 
     Args:
         cluster_id (str):
-        job_id (str):
+        job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200
+            characters: it is a path segment of later requests.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
