@@ -117,3 +117,27 @@ def test_state_survives_a_restart_and_delete(client, app):
         assert nxt["reserved"]["cpu"] == before["resources"][0]["reservation"]
     assert client.delete(f"/v1/reservations/{rid}").status_code == 204
     assert_problem(client.get(f"/v1/reservations/{rid}"), 404)
+
+
+@pytest.mark.parametrize("cost", [1e-6, 1e9])
+def test_extreme_accepted_costs_log_finite_answers(client, cost):
+    # A cost of 5e-324 once made THOR report V / c = inf: Postgres' json refused the log row and
+    # the observation answered 500. The smallest and largest accepted costs answer finite numbers.
+    r = client.post("/v1/reservations", json={
+        "name": "idle", "resources": [{"name": "a", "cost": cost, "epsilon": 0.05}],
+        "policy": {"kind": "thor"}})
+    assert r.status_code == 201, r.text
+    rid = r.json()["id"]
+    for t in range(3):
+        a = client.post(f"/v1/reservations/{rid}/observations",
+                        json={"event_id": f"p{t}", "period": t, "demand": {"a": 0.0}})
+        assert a.status_code == 200, a.text
+        assert all(math.isfinite(v) for v in a.json()["details"]["a"].values())
+
+
+def test_a_cost_too_small_to_price_is_422(client):
+    r = client.post("/v1/reservations", json={
+        "name": "tiny", "resources": [{"name": "a", "cost": 5e-324, "epsilon": 0.05}],
+        "policy": {"kind": "thor"}})
+    assert_problem(r, 422)
+    assert client.get("/v1/reservations").json()["items"] == []
