@@ -24,7 +24,7 @@ def _scale_args(p: argparse.ArgumentParser, capacity: int, years: float, rate: f
     p.add_argument("--years", type=float, default=years, help="simulated years (paper: 3)")
     p.add_argument("--arrival-rate", type=float, default=rate, help="deployments per hour (paper: 1)")
     p.add_argument("--observations", type=int, default=0, help="prior observations per process (§6)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seeds the generative model")
     p.add_argument("--steps", type=int, default=100, help="steps per look-ahead horizon (paper: 600)")
 
 
@@ -32,12 +32,12 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
     p = simulate_subparsers.add_parser(
         "moment", help="moment-based admission (zeroth/first/second moment) on the paper's model",
         description="Simulate the §2.1 model with Table 1 priors under each policy.")
-    p.add_argument("--policies", default=",".join(POLICIES))
+    p.add_argument("--policies", default=",".join(POLICIES), help="comma list of policies")
     _scale_args(p, 2000, 1.0, 0.1)
     p.add_argument("--threshold", action="append", default=[], metavar="POLICY=VALUE",
                    help="t in cores (threshold, first_moment) or ρ (second_moment); "
                         "default: Table 2 values scaled to the capacity")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_simulate)
     return p
 
@@ -73,14 +73,14 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
     p = which.add_parser(
         "moment", help="binary-search t or ρ so the scale-out failure rate meets the SLA",
         description="Scaled-down §5.2 calibration; reports the confidence that the SLA holds.")
-    p.add_argument("--policy", choices=POLICIES, required=True)
+    p.add_argument("--policy", choices=POLICIES, required=True, help="the policy to tune")
     p.add_argument("--sla", type=float, default=1e-4, help="τ, fraction of scale-outs allowed to fail")
     _scale_args(p, 1000, 1.0, 0.05)
     p.set_defaults(steps=60)
     p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
-    p.add_argument("--iterations", type=int, default=8)
+    p.add_argument("--iterations", type=int, default=8, help="binary-search steps")
     p.add_argument("--workers", type=int, default=1, help="processes for the seeded runs")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_calibrate)
     return p
 

@@ -20,14 +20,18 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
         "rms", help="queueing schedulers: RMS and variants vs work-conserving greedy",
         description="Poisson arrivals, exponential services; reports the time-average and the "
                     "final total queue size per policy.")
-    p.add_argument("--preset", choices=PRESETS, default="bf-instability")
+    p.add_argument("--preset", choices=PRESETS, default="bf-instability",
+                   help="bf-instability: the paper's Fig. 1b example where Best-Fit's queues "
+                        "grow; ec2: EC2 instance types on --servers servers")
     p.add_argument("--policies", default=DEFAULT_POLICIES,
                    help="comma list: rms[_rf|_bf][_ad][_plus], rms_jsq[_plus], "
                         "rms_po2[_plus] (Algorithm 2), best_fit_queue, first_fit_queue, "
                         "random_fit_queue")
-    p.add_argument("--duration", "-T", type=positive(float), default=1000.0)
-    p.add_argument("--warmup", type=float, default=0.0)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--duration", "-T", type=positive(float), default=1000.0,
+                   help="simulated time, in mean service times")
+    p.add_argument("--warmup", type=float, default=0.0,
+                   help="the time average of the queue starts here")
+    p.add_argument("--seed", type=int, default=1, help="arrivals, services and clocks")
     p.add_argument("--servers", type=int, default=20, help="ec2 preset only")
     p.add_argument("--intensity", type=float, default=0.9, help="ec2 preset only (zeta)")
     p.add_argument("--clock-rate", type=positive(float),
