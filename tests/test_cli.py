@@ -173,3 +173,26 @@ def test_keys_create_names_the_database_with_its_password_masked(env_database, p
     err = capsys.readouterr().err
     assert "hunter2" not in err
     assert url.render_as_string(hide_password=True) in err
+
+
+def test_simulate_rms_says_what_it_runs_and_how_to_read_it(capsys):
+    assert main(["simulate", "rms", "--duration", "5", "--policies", "rms,best_fit_queue"]) == 0
+    out = capsys.readouterr().out
+    head, *_, foot = out.strip().split("\n\n")
+    assert "RMS" in head and "bf-instability" in head and "rms, best_fit_queue" in head
+    assert "T=5" in head and "seed 1" in head
+    assert "mean_queue" in foot and "unstable" in foot
+    assert main(["simulate", "rms", "--duration", "5", "--policies", "rms", "--json"]) == 0
+    json.loads(capsys.readouterr().out)  # the header and footer stay out of --json
+
+
+def test_simulate_moment_says_what_it_runs_and_how_to_read_it(capsys):
+    args = ["simulate", "moment", "--years", "0.01", "--capacity", "200", "--steps", "5",
+            "--policies", "threshold"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    head, *_, foot = out.strip().split("\n\n")
+    assert "200 cores" in head and "threshold" in head and "seed 0" in head
+    assert "fail rate" in foot and "SLA" in foot
+    assert main([*args, "--json"]) == 0
+    json.loads(capsys.readouterr().out)

@@ -8,11 +8,26 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 
 from app.sim.cliargs import add_reproduction, positive
 from app.sim.rms.simulator import PRESETS, run_policies
 
 DEFAULT_POLICIES = "rms,rms_rf_ad,best_fit_queue"
+
+PRESET_DOC = {
+    "bf-instability": "the §III / Fig. 1b example (10 servers of size 10, jobs of size 2 and "
+                      "5), a load inside the capacity region where work-conserving Best-Fit "
+                      "is unstable",
+    "ec2": "Table I's EC2 instance types on {servers} servers at {intensity:g} of the "
+           "capacity region's boundary (§VII-A)",
+}
+
+HOW_TO_READ = (
+    "mean_queue: jobs waiting (sum_j Q_j), averaged over time after the warmup; final_queue: "
+    "waiting at the end. A queue that keeps growing with --duration means the policy is "
+    "unstable at this load; a throughput-optimal one (RMS) stays bounded, though it may "
+    "start slower. docs/reproduction/rms.md has the paper's runs.")
 
 
 def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -56,10 +71,17 @@ def run_simulate(args: argparse.Namespace) -> int:
            "policies": {n: r.summary() for n, r in res.items()}}
     if args.json:
         print(json.dumps(out))
-    else:
-        print(f"{'policy':<20} {'mean_queue':>12} {'final_queue':>12}")
-        for n, r in res.items():
-            print(f"{n:<20} {r.mean_queue:>12.2f} {r.final_queue:>12d}")
+        return 0
+    setting = PRESET_DOC[args.preset].format(servers=args.servers, intensity=args.intensity)
+    print(textwrap.fill(
+        f"RMS paper (Psychas & Ghaderi): queued scheduling of Poisson arrivals with "
+        f"exponential services, preset {args.preset}: {setting}. Policies "
+        f"{', '.join(policies)} see the same jobs; T={args.duration:g} mean service times, "
+        f"warmup {args.warmup:g}, seed {args.seed}.", 92) + "\n")
+    print(f"{'policy':<20} {'mean_queue':>12} {'final_queue':>12}")
+    for n, r in res.items():
+        print(f"{n:<20} {r.mean_queue:>12.2f} {r.final_queue:>12d}")
+    print("\n" + textwrap.fill(HOW_TO_READ, 92))
     return 0
 
 
