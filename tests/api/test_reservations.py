@@ -117,3 +117,13 @@ def test_state_survives_a_restart_and_delete(client, app):
         assert nxt["reserved"]["cpu"] == before["resources"][0]["reservation"]
     assert client.delete(f"/v1/reservations/{rid}").status_code == 204
     assert_problem(client.get(f"/v1/reservations/{rid}"), 404)
+
+
+def test_list_filters_by_name_and_name_taken_names_the_existing_stream(client):
+    rid = client.post("/v1/reservations", json=spec(name="web")).json()["id"]
+    client.post("/v1/reservations", json=spec(name="web-2"))
+    items = client.get("/v1/reservations", params={"name": "web"}).json()["items"]
+    assert [x["id"] for x in items] == [rid]
+    body = assert_problem(client.post("/v1/reservations", json=spec(name="web")), 409,
+                          "name_taken")
+    assert body["existing_id"] == rid and "reservation stream" in body["detail"]
