@@ -33,8 +33,10 @@ def _serve(args: argparse.Namespace) -> int:
     migrate = args.migrate if args.migrate is not None else settings.is_sqlite
     if migrate:
         upgrade(settings)
+    # The same line as the `keys` commands print, so an operator can compare the two.
+    print(f"headroom: database {masked_database_url(settings.database_url)}", file=sys.stderr)
     if settings.database_url == DEFAULT_DATABASE_URL:
-        print(f"headroom: using the embedded SQLite database {DEFAULT_DATABASE_URL!r}; set "
+        print("headroom: that is the embedded SQLite file in this directory; set "
               "HEADROOM_DATABASE_URL=postgresql+psycopg://... for production", file=sys.stderr)
     if settings.auth_disabled:
         print("\n" + "!" * 78 + "\n!! AUTHENTICATION IS OFF (HEADROOM_AUTH_DISABLED=true): anyone "

@@ -196,3 +196,20 @@ def test_simulate_moment_says_what_it_runs_and_how_to_read_it(capsys):
     assert "fail rate" in foot and "SLA" in foot
     assert main([*args, "--json"]) == 0
     json.loads(capsys.readouterr().out)
+
+
+def test_serve_and_keys_name_the_database_the_same_way(env_database, tmp_path, monkeypatch,
+                                                       capsys):
+    """The line an operator compares when the server answers 401 to a fresh key."""
+    import uvicorn
+
+    import app.logs
+
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(app.logs, "configure_logging", lambda level: None)  # leave pytest's
+    env_database(f"sqlite:///{tmp_path / 's.db'}")
+    assert main(["serve", "--migrate"]) == 0
+    served = [line for line in capsys.readouterr().err.splitlines() if "database" in line]
+    assert main(["keys", "create", "--scope", "read"]) == 0
+    assert served[0] in capsys.readouterr().err.splitlines()
+    assert str(tmp_path / "s.db") in served[0]
