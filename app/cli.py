@@ -294,7 +294,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="benchmarks (results in docs/benchmarks.md)")
     bench_sub = bench.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
     http = bench_sub.add_parser("http", help="concurrent HTTP load against one cluster")
-    http.add_argument("--database-url", help="start `headroom serve` on this database")
+    http.add_argument("--database-url",
+                      help="start `headroom serve` on this database (this or --url is needed)")
     http.add_argument("--url", help="or target an already running server")
     http.add_argument("--api-key", help="admin key for --url (made automatically otherwise)")
     http.add_argument("--workers", type=int, default=2, help="server worker processes")

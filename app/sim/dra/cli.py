@@ -174,9 +174,10 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
     p.add_argument("--sample-step", type=positive(float),
                    help="reward time-series bin width (default: duration/200)")
     p.add_argument("--max-events", type=positive(int),
-                   help="stop a policy's run after this many events")
+                   help="stop a policy's run after this many events (default: no limit)")
     p.add_argument("--plot", metavar="FILE.png", type=plot_file,
-                   help="reward per server over time (needs the sim extra: matplotlib)")
+                   help="plot reward per server over time into this file (needs "
+                        "matplotlib, of the sim extra; default: no plot)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=_simulate_dra)

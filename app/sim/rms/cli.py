@@ -50,7 +50,8 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
     p.add_argument("--servers", type=int, default=20, help="ec2 preset only")
     p.add_argument("--intensity", type=float, default=0.9, help="ec2 preset only (zeta)")
     p.add_argument("--clock-rate", type=positive(float),
-                   help="r_j for every job type; Algorithm 2 splits it over the servers")
+                   help="r_j for every job type; Algorithm 2 splits it over the servers "
+                        "(default: the preset's, 20 for bf-instability, 10 for ec2)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.set_defaults(func=run_simulate)
     return p
