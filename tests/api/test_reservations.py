@@ -141,3 +141,13 @@ def test_a_cost_too_small_to_price_is_422(client):
         "policy": {"kind": "thor"}})
     assert_problem(r, 422)
     assert client.get("/v1/reservations").json()["items"] == []
+
+
+def test_list_filters_by_name_and_name_taken_names_the_existing_stream(client):
+    rid = client.post("/v1/reservations", json=spec(name="web")).json()["id"]
+    client.post("/v1/reservations", json=spec(name="web-2"))
+    items = client.get("/v1/reservations", params={"name": "web"}).json()["items"]
+    assert [x["id"] for x in items] == [rid]
+    body = assert_problem(client.post("/v1/reservations", json=spec(name="web")), 409,
+                          "name_taken")
+    assert body["existing_id"] == rid and "reservation stream" in body["detail"]

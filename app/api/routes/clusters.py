@@ -52,11 +52,13 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx, principal: Auth, response: 
             summary="List clusters by name", responses=responses(422))
 def list_clusters(ctx: Ctx, principal: Auth,
                   limit: Annotated[int, Query(ge=1, le=500)] = 100,
-                  cursor: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None
+                  cursor: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None,
+                  name: Annotated[str | None, Query(
+                      pattern=NAME_PATTERN, description="Only the cluster of this name.")] = None
                   ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
-    items, nxt = service.list_clusters(ctx, owner, limit, cursor, cluster_kinds())
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor, cluster_kinds(), name=name)
     return {"items": items, "next_cursor": nxt}
 
 

@@ -57,11 +57,14 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
 @router.get("", response_model=ReservationPage, operation_id="listReservations",
             summary="List reservation streams by name", responses=responses(422))
 def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500)] = 100,
-             cursor: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None) -> dict[str, Any]:
+             cursor: Annotated[str | None, Query(pattern=NAME_PATTERN)] = None,
+             name: Annotated[str | None, Query(
+                 pattern=NAME_PATTERN, description="Only the stream of this name.")] = None
+             ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
     items, nxt = service.list_clusters(ctx, owner, limit, cursor, sorted(RESERVATION_POLICIES),
-                                       reservation_view)
+                                       reservation_view, name=name)
     return {"items": items, "next_cursor": nxt}
 
 

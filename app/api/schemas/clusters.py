@@ -108,6 +108,9 @@ class ClusterCreate(StrictModel):
 
 
 class ClusterUpdate(StrictModel):
+    model_config = {**StrictModel.model_config,
+                    "json_schema_extra": {"examples": [{"name": "prod-east-2"}]}}
+
     name: Name
 
 

@@ -30,6 +30,9 @@ class ArrivalIn(StrictModel):
 
 
 class DepartureIn(StrictModel):
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [
+        {"event_id": "evt-2", "job_id": "vm-17"}]}}
+
     event_id: ClientId | None = Field(None, description=EVENT_ID_DOC)
     # ClientId, not SegmentId: a job that arrived before ids had to be path segments (one with
     # a "/") must still be able to leave and free its slot.
@@ -56,6 +59,10 @@ BatchEvent = Annotated[BatchArrival | BatchDeparture, Field(discriminator="kind"
 
 
 class BatchIn(StrictModel):
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [
+        {"events": [{"kind": "arrival", "event_id": "evt-3", "job_id": "a", "job_type": "small"},
+                    {"kind": "departure", "event_id": "evt-4", "job_id": "a"}]}]}}
+
     events: list[BatchEvent] = Field(min_length=1)
 
 

@@ -12,6 +12,9 @@ Scope = Literal["admin", "write", "read"]
 
 
 class KeyCreate(StrictModel):
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [
+        {"scopes": ["write"], "clusters": ["prod-east"], "description": "scheduler, us-east"}]}}
+
     scopes: list[Scope] = Field(min_length=1, max_length=3)
     clusters: list[Name] | None = Field(
         None, max_length=1000,

@@ -76,6 +76,9 @@ class DeploymentPrior(StrictModel):
 
 
 class DeploymentIn(StrictModel):
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [
+        {"event_id": "d1", "deployment_id": "shop", "cores": 4, "at": 0}]}}
+
     event_id: ClientId | None = None
     deployment_id: SegmentId
     cores: Cores
@@ -89,6 +92,9 @@ class DeploymentIn(StrictModel):
 
 
 class ScaleEvent(StrictModel):
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [
+        {"event_id": "s1", "cores": 2, "at": 3.5}]}}
+
     event_id: ClientId | None = None
     cores: Cores
     at: Hours

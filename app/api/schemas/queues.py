@@ -102,6 +102,9 @@ class GreedyQueuePolicy(QueueClock):
 
 
 class TickIn(StrictModel):
+    # Empty: the default wall clock takes no `until` (a client-clock cluster would send one).
+    model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [{}]}}
+
     until: Instant | None = Field(
         None, description="Client clock: fire every clock and dummy departure due before this "
         "time. Wall clock: leave out (the service uses now).")

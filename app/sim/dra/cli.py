@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from app.policies.registry import PLACEMENT_ENGINES
-from app.sim.cliargs import add_reproduction, assign, positive, split_assignment
+from app.sim.cliargs import add_reproduction, assign, plot_file, positive, split_assignment
 from app.sim.dra.metrics import SimResult
 from app.sim.dra.presets import Instance, paper_worst_case, random_gcp
 from app.sim.dra.simulator import run_policy
@@ -152,13 +152,14 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
         description="Placement policies on a DRA paper §7.1 workload, measured against the "
                     "global greedy U^(g)[ρ] and the optimum U*[ρ] of LP (3.2). Every policy "
                     "sees the same arrivals (common random numbers from --seed).")
-    p.add_argument("--preset", choices=PRESETS, default="paper-worst-case")
+    p.add_argument("--preset", choices=PRESETS, default="paper-worst-case",
+                   help="a DRA paper §7.1 workload: job types, rates and server capacity")
     p.add_argument("--alpha", type=float, default=1.0, help="workload scale α (ρ -> αρ)")
     p.add_argument("--seed", type=int, default=1, help="arrival stream and engine randomness")
     p.add_argument("--instance-seed", type=int, default=0,
-                   help="random-gcp: which random collection (default 0, as `headroom bound "
-                        "--seed`)")
-    p.add_argument("--servers", "-L", type=positive(int), default=100)
+                   help="random-gcp: which random collection (as `headroom bound --seed`)")
+    p.add_argument("--servers", "-L", type=positive(int), default=100,
+                   help="servers L in the cluster")
     p.add_argument("--duration", "-T", type=positive(float), default=100.0,
                    help="simulated time, in mean service times")
     p.add_argument("--warmup", "-W", type=float,
@@ -173,8 +174,10 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
     p.add_argument("--sample-step", type=positive(float),
                    help="reward time-series bin width (default: duration/200)")
     p.add_argument("--max-events", type=positive(int),
-                   help="stop a policy's run after this many events")
-    p.add_argument("--plot", metavar="FILE.png", help="reward per server over time")
+                   help="stop a policy's run after this many events (default: no limit)")
+    p.add_argument("--plot", metavar="FILE.png", type=plot_file,
+                   help="plot reward per server over time into this file (needs "
+                        "matplotlib, of the sim extra; default: no plot)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.set_defaults(func=_simulate_dra)
@@ -190,9 +193,10 @@ def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.Argume
 
 def add_bound_parser(sub: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = sub.add_parser("bound", help="global greedy and LP (3.2) optimum per server")
-    p.add_argument("--preset", choices=PRESETS, required=True)
-    p.add_argument("--alpha", type=float, default=1.0, help="scale ρ by α (default 1)")
-    p.add_argument("--seed", type=int, default=0, help="random-gcp collection (default 0)")
+    p.add_argument("--preset", choices=PRESETS, required=True,
+                   help="a DRA paper §7.1 workload: job types, rates and server capacity")
+    p.add_argument("--alpha", type=float, default=1.0, help="scale ρ by α")
+    p.add_argument("--seed", type=int, default=0, help="random-gcp collection")
     p.add_argument("--method", choices=("auto", "enumerate", "colgen"), default="auto",
                    help="auto enumerates configurations up to a limit, then generates columns")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -47,15 +47,16 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
         "thor", help="reservation policies (THOR, FTL, percentile, static oracle) on a trace",
         description="Run THOR and its baselines over a real utilisation series (300 s steps) "
                     "or a CSV column and report violation rate and cost per policy.")
-    p.add_argument("--trace", choices=("alibaba2018", "google2019"))
-    p.add_argument("--resource", choices=("cpu", "memory"))
+    p.add_argument("--trace", choices=("alibaba2018", "google2019"),
+                   help="a packaged utilisation series (needs the sim extra); or --csv")
+    p.add_argument("--resource", choices=("cpu", "memory"), help="which series of --trace")
     p.add_argument("--csv", type=Path, help="read demand from this CSV file instead")
     p.add_argument("--column", help="the CSV column holding demand")
     p.add_argument("--epsilon", type=_fraction, required=True,
                    help="violation budget per period, e.g. 0.1 or 10%%")
     p.add_argument("--cost", type=float, default=1.0, help="cost per unit reserved (c_i)")
-    p.add_argument("--steps", type=int, help="use only the first N periods")
-    p.add_argument("--policies", default=",".join(POLICIES))
+    p.add_argument("--steps", type=int, help="use only the first N periods (default: all)")
+    p.add_argument("--policies", default=",".join(POLICIES), help="comma list of policies")
     p.add_argument("--param", action="append", default=[], metavar="POLICY.KEY=VALUE",
                    help="policy parameter, e.g. thor.estimator.tail_factor=1.2 (repeatable)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")

@@ -26,6 +26,7 @@ class Problem:
         title (str):
         type_ (str): urn:headroom:problem:<code>
         errors (list[ProblemErrorsItem] | Unset):
+        existing_id (str | Unset): name_taken: the id of the cluster or reservation stream that holds the name.
         instance (str | Unset):
     """
 
@@ -35,6 +36,7 @@ class Problem:
     title: str
     type_: str
     errors: list[ProblemErrorsItem] | Unset = UNSET
+    existing_id: str | Unset = UNSET
     instance: str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -56,6 +58,8 @@ class Problem:
                 errors_item = errors_item_data.to_dict()
                 errors.append(errors_item)
 
+        existing_id = self.existing_id
+
         instance = self.instance
 
         field_dict: dict[str, Any] = {}
@@ -71,6 +75,8 @@ class Problem:
         )
         if errors is not UNSET:
             field_dict["errors"] = errors
+        if existing_id is not UNSET:
+            field_dict["existing_id"] = existing_id
         if instance is not UNSET:
             field_dict["instance"] = instance
 
@@ -100,6 +106,8 @@ class Problem:
 
                 errors.append(errors_item)
 
+        existing_id = d.pop("existing_id", UNSET)
+
         instance = d.pop("instance", UNSET)
 
         problem = cls(
@@ -109,6 +117,7 @@ class Problem:
             title=title,
             type_=type_,
             errors=errors,
+            existing_id=existing_id,
             instance=instance,
         )
 

@@ -14,6 +14,7 @@ def _get_kwargs(
     *,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -26,6 +27,13 @@ def _get_kwargs(
     else:
         json_cursor = cursor
     params["cursor"] = json_cursor
+
+    json_name: None | str | Unset
+    if isinstance(name, Unset):
+        json_name = UNSET
+    else:
+        json_name = name
+    params["name"] = json_name
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -81,12 +89,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> Response[ClusterPage | Problem]:
     """List clusters by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the cluster of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -99,6 +109,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         cursor=cursor,
+        name=name,
     )
 
     response = client.get_httpx_client().request(
@@ -113,12 +124,14 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> ClusterPage | Problem | None:
     """List clusters by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the cluster of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -132,6 +145,7 @@ def sync(
         client=client,
         limit=limit,
         cursor=cursor,
+        name=name,
     ).parsed
 
 
@@ -140,12 +154,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> Response[ClusterPage | Problem]:
     """List clusters by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the cluster of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,6 +174,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         cursor=cursor,
+        name=name,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -170,12 +187,14 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> ClusterPage | Problem | None:
     """List clusters by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the cluster of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -190,5 +209,6 @@ async def asyncio(
             client=client,
             limit=limit,
             cursor=cursor,
+            name=name,
         )
     ).parsed

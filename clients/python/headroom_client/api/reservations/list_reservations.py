@@ -14,6 +14,7 @@ def _get_kwargs(
     *,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -26,6 +27,13 @@ def _get_kwargs(
     else:
         json_cursor = cursor
     params["cursor"] = json_cursor
+
+    json_name: None | str | Unset
+    if isinstance(name, Unset):
+        json_name = UNSET
+    else:
+        json_name = name
+    params["name"] = json_name
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -83,12 +91,14 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> Response[Problem | ReservationPage]:
     """List reservation streams by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the stream of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -101,6 +111,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         cursor=cursor,
+        name=name,
     )
 
     response = client.get_httpx_client().request(
@@ -115,12 +126,14 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> Problem | ReservationPage | None:
     """List reservation streams by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the stream of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -134,6 +147,7 @@ def sync(
         client=client,
         limit=limit,
         cursor=cursor,
+        name=name,
     ).parsed
 
 
@@ -142,12 +156,14 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> Response[Problem | ReservationPage]:
     """List reservation streams by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the stream of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -160,6 +176,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         limit=limit,
         cursor=cursor,
+        name=name,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -172,12 +189,14 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    name: None | str | Unset = UNSET,
 ) -> Problem | ReservationPage | None:
     """List reservation streams by name
 
     Args:
         limit (int | Unset):  Default: 100.
         cursor (None | str | Unset):
+        name (None | str | Unset): Only the stream of this name.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -192,5 +211,6 @@ async def asyncio(
             client=client,
             limit=limit,
             cursor=cursor,
+            name=name,
         )
     ).parsed
