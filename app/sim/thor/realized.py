@@ -66,7 +66,7 @@ def cell(values: np.ndarray, epsilon: float, step: float | None = None) -> dict[
 def calibrate(quick: bool = False) -> tuple[float, dict[float, dict[str, float]]]:
     """The cheapest η on ``STEP_GRID`` whose realised rate stays within (1 + slack) ε on every
     calibration series and ε; returns it with, per η, the worst rate / ε and mean cost."""
-    n = QUICK_PERIODS if quick else CALIBRATION_PERIODS
+    n = QUICK_PERIODS // 2 if quick else CALIBRATION_PERIODS
     seeds = CALIBRATION_SEEDS[:1] if quick else CALIBRATION_SEEDS
     data = [series(name, seed, n) for name in GENERATORS for seed in seeds]
     table: dict[float, dict[str, float]] = {}
