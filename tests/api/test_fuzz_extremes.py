@@ -336,7 +336,7 @@ def test_moment_events_with_extreme_values(fuzzer):
     assert not f.failures, f"{len(f.failures)} of {f.requests}:\n" + "\n".join(f.failures[:60])
 
 
-@pytest.mark.parametrize("kind", ["thor", "ftl", "percentile"])
+@pytest.mark.parametrize("kind", ["quantile_tracking", "thor", "ftl", "percentile"])
 def test_observations_with_extreme_values(fuzzer, kind):
     f = fuzzer
     rid = _create(f.c, "/v1/reservations", {
