@@ -350,7 +350,7 @@ def test_moment_events_with_extreme_values(fuzzer):
     f.finish()
 
 
-@pytest.mark.parametrize("kind", ["thor", "ftl", "percentile"])
+@pytest.mark.parametrize("kind", ["quantile_tracking", "thor", "ftl", "percentile"])
 def test_observations_with_extreme_values(fuzzer, kind):
     f = fuzzer
     rid = _create(f.c, "/v1/reservations", {

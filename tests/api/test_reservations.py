@@ -23,7 +23,7 @@ def observe(client, rid, period, cpu, memory, event_id=None):
                              "demand": {"cpu": cpu, "memory": memory}})
 
 
-@pytest.mark.parametrize("kind", ["thor", "ftl", "percentile"])
+@pytest.mark.parametrize("kind", ["quantile_tracking", "thor", "ftl", "percentile"])
 def test_a_stream_observes_and_reserves(client, kind):
     r = client.post("/v1/reservations", json=spec(kind, initial={"cpu": 10, "memory": 5}))
     assert r.status_code == 201, r.text

@@ -206,8 +206,8 @@ def reservation_case(draw) -> tuple[dict[str, Any], list[Request]]:
     resources = [{"name": r, "cost": draw(st.sampled_from([TINY, 1.0, 1e9])),
                   "epsilon": draw(st.sampled_from([1e-6, 0.05, 0.5]))} for r in names_]
     spec: dict[str, Any] = {"resources": resources,
-                            "policy": {"kind": draw(st.sampled_from(["thor", "ftl",
-                                                                     "percentile"]))}}
+                            "policy": {"kind": draw(st.sampled_from([
+                                "quantile_tracking", "thor", "ftl", "percentile"]))}}
     if draw(st.booleans()):
         spec["initial"] = {r: draw(demand) for r in names_}
     # A constant series, a zero series or independent draws per period.

@@ -19,26 +19,33 @@ Epsilon = Annotated[float, Field(ge=1e-6, le=0.5, allow_inf_nan=False,
 class ResourceIn(StrictModel):
     name: Name
     cost: Annotated[float, Field(ge=MIN_COST, le=1e9, allow_inf_nan=False)] = Field(
-        1.0, description="Cost c_i of reserving one unit for one period.")
+        1.0, description="Cost c_i of reserving one unit for one period. It scores the "
+        "stream (cost_so_far) and does not change any reservation: each resource's budget is "
+        "met separately, so its cheapest feasible reservation does not depend on its price. "
+        "Only THOR with an explicit params.V weighs it.")
     epsilon: Epsilon
 
 
 class ReservationPolicy(StrictModel):
-    kind: Literal["thor", "ftl", "percentile"]
+    kind: Literal["quantile_tracking", "thor", "ftl", "percentile"] = Field(
+        "quantile_tracking", description="quantile_tracking (default) holds the realised "
+        "violation rate at epsilon by feeding violations back; thor is the paper's policy, "
+        "whose queue holds its Gaussian model's violation probability at epsilon.")
     params: dict[str, Any] = Field(
         default_factory=dict, description="Policy parameters; see docs/reproduction/thor.md "
-        "for THOR's (queue_target, tracking_gain, estimator...). Checked by the policy.")
+        "(quantile_tracking: step, initial_offset, estimator; thor: queue_target, "
+        "tracking_gain, estimator...). Checked by the policy.")
 
 
 class ReservationCreate(StrictModel):
     model_config = {**StrictModel.model_config, "json_schema_extra": {"examples": [{
         "name": "web-tier", "resources": [{"name": "cpu", "cost": 1, "epsilon": 0.05},
                                           {"name": "memory", "cost": 0.5, "epsilon": 0.05}],
-        "policy": {"kind": "thor"}}]}}
+        "policy": {"kind": "quantile_tracking"}}]}}
 
     name: Name
     resources: list[ResourceIn] = Field(min_length=1, max_length=16)
-    policy: ReservationPolicy
+    policy: ReservationPolicy = Field(default_factory=ReservationPolicy)
     initial: dict[Name, Amount] | None = Field(
         None, description="Reservation in force for the first period (default: nothing).")
 

@@ -1,5 +1,6 @@
-"""Reservation policies: THOR (no-regret reservation with violation guarantees) and its
-baselines, one object per reservation stream (see ``stream.py`` for the contract)."""
+"""Reservation policies: THOR (no-regret reservation with violation guarantees), its
+baselines and quantile tracking (the default: realised violations fed back, ``tracking.py``),
+one object per reservation stream (see ``stream.py`` for the contract)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,15 @@ from app.policies.thor.engine import ThorParams, ThorStream
 from app.policies.thor.estimator import CapParams
 from app.policies.thor.stream import (
     ReservationDecision, ReservationError, ReservationStream, ResourceSpec)
+from app.policies.thor.tracking import QuantileTrackingStream, TrackingParams
 
 # Online policies a service can run. The static oracle needs the whole future: evaluation only.
 RESERVATION_POLICIES: dict[str, type[ReservationStream]] = {
-    "thor": ThorStream, "ftl": FollowTheLeader, "percentile": PercentileRecommender}
+    "quantile_tracking": QuantileTrackingStream, "thor": ThorStream, "ftl": FollowTheLeader,
+    "percentile": PercentileRecommender}
+# What a new stream runs when its declaration names no policy: the one whose realised
+# violation rate is held at ε whatever the demand (issue #14).
+DEFAULT_POLICY = QuantileTrackingStream.kind
 ALL_STREAM_KINDS: dict[str, type[ReservationStream]] = {
     **RESERVATION_POLICIES, "static_oracle": StaticOracle}
 
@@ -36,7 +42,7 @@ def stream_from_state(state: Mapping[str, Any]) -> ReservationStream:
 
 
 __all__ = [
-    "CapParams", "FollowTheLeader", "PercentileRecommender", "RESERVATION_POLICIES",
+    "CapParams", "DEFAULT_POLICY", "FollowTheLeader", "PercentileRecommender", "QuantileTrackingStream", "RESERVATION_POLICIES",
     "ReservationDecision", "ReservationError", "ReservationStream", "ResourceSpec",
-    "StaticOracle", "ThorParams", "ThorStream", "feasible_quantile", "make_stream",
+    "StaticOracle", "ThorParams", "ThorStream", "TrackingParams", "feasible_quantile", "make_stream",
     "stream_from_state"]

@@ -39,6 +39,7 @@ realised ones are higher. A fixed cap cannot be steered.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -160,10 +161,9 @@ class ThorStream(ReservationStream):
             self._q[i] = q_new
             nxt.append(x_new)
             queue.append(q_new)
-            cost = self.resources[i].cost
             details.append({"cap_mean": mu, "cap_sigma": sig, "envelope": f, "slope": slope,
                             "predicted_violation": b, "queue_before": q,
-                            "V": v_t / cost, "alpha": a_t})
+                            "V": _per_cost(v_t, self.resources[i].cost), "alpha": a_t})
         return nxt, queue, details
 
     def _start_queue(self, i: int, sig: float) -> float:
@@ -175,7 +175,7 @@ class ThorStream(ReservationStream):
 
     def derived(self) -> dict[str, dict[str, float]]:
         """The per-resource constants in use (V c_i, α, z_ε) — for docs and the API."""
-        return {s.name: {"V": vc / s.cost, "alpha": a, "z": z}
+        return {s.name: {"V": _per_cost(vc, s.cost), "alpha": a, "z": z}
                 for s, vc, a, z in zip(self.resources, self._vc, self._alpha, self._z)}
 
     def params_dict(self) -> dict[str, Any]:
@@ -188,3 +188,10 @@ class ThorStream(ReservationStream):
         self._q = [None if q is None else float(q) for q in state["queue"]]
         for est, s in zip(self._est, state["estimator"]):
             est.load(s)
+
+
+def _per_cost(vc: float, cost: float) -> float | None:
+    """V from V·c_i, for the answer. None when it is not a float: the API accepts costs down
+    to 5e-324, and Infinity is no JSON number (Postgres' json refused it: a 500)."""
+    v = vc / cost
+    return v if math.isfinite(v) else None

@@ -44,7 +44,8 @@ def _params(items: list[str]) -> dict[str, dict[str, Any]]:
 
 def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.ArgumentParser:
     p = experiments.add_parser(
-        "thor", help="reservation policies (THOR, FTL, percentile, static oracle) on a trace",
+        "thor", help="reservation policies (quantile tracking, THOR, FTL, percentile, static "
+                     "oracle) on a trace",
         description="Run THOR and its baselines over a real utilisation series (300 s steps) "
                     "or a CSV column and report violation rate and cost per policy.")
     p.add_argument("--trace", choices=("alibaba2018", "google2019"),
@@ -72,6 +73,7 @@ def add_reproduce_parser(targets: argparse._SubParsersAction) -> argparse.Argume
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from app.policies.thor import DEFAULT_POLICY
     from app.sim.thor.simulator import evaluate, load_series
 
     if args.csv is None and (args.trace is None or args.resource is None):
@@ -92,7 +94,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise SystemExit(f"headroom simulate thor: {exc}") from None
     source = (f"{args.csv}:{args.column}" if args.csv is not None
               else f"{args.trace}/{args.resource}")
-    result = {"source": source, **result}
+    result = {"source": source, "default_policy": DEFAULT_POLICY, **result}
     if args.json:
         print(json.dumps(result))
         return 0

@@ -18,7 +18,7 @@ import numpy as np
 from app.policies.thor import RESERVATION_POLICIES, ResourceSpec, StaticOracle, make_stream
 from app.policies.thor.envelope import envelope
 
-POLICIES = ("thor", "ftl", "percentile", "static_oracle")
+POLICIES = ("quantile_tracking", "thor", "ftl", "percentile", "static_oracle")
 
 
 @dataclass
@@ -27,6 +27,7 @@ class PolicyRun:
     violated: np.ndarray
     predicted: np.ndarray | None  # THOR's b(x^t), eq. (3); None for the others
     model: np.ndarray | None = None  # THOR: F_{t-1}(x^t), the cap's probability of exceeding x^t
+    final: dict[str, Any] | None = None  # the stream's describe() after the last period
 
     def summary(self, cost: float) -> dict[str, float]:
         out = {"violation_rate": float(self.violated.mean()),
@@ -38,6 +39,10 @@ class PolicyRun:
         if self.model is not None:
             # The gap to the line above is the linearisation error of (3) (F is convex).
             out["model_violation_rate"] = float(self.model.mean())
+        guarantee = (self.final or {}).get("resources", [{}])[0].get("guarantee")
+        if guarantee is not None:
+            # The policy's own stated ceiling for this horizon (quantile tracking).
+            out["violation_rate_bound"] = guarantee["violation_rate_at_most"]
         return out
 
 
@@ -97,7 +102,7 @@ def run_policy(kind: str, series: Sequence[float], epsilon: float, *, cost: floa
                                         det["cap_sigma"])
     if predicted is not None:
         predicted, model = predicted[1:], model[1:]
-    return PolicyRun(reservations, violated, predicted, model)
+    return PolicyRun(reservations, violated, predicted, model, stream.describe())
 
 
 def evaluate(series: Sequence[float], epsilon: float, *, cost: float = 1.0,

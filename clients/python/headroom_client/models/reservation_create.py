@@ -21,23 +21,21 @@ class ReservationCreate:
     """
     Attributes:
         name (str):
-        policy (ReservationPolicy):
         resources (list[ResourceIn]):
         initial (None | ReservationCreateInitialType0 | Unset): Reservation in force for the first period (default:
             nothing).
+        policy (ReservationPolicy | Unset):
     """
 
     name: str
-    policy: ReservationPolicy
     resources: list[ResourceIn]
     initial: None | ReservationCreateInitialType0 | Unset = UNSET
+    policy: ReservationPolicy | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.reservation_create_initial_type_0 import ReservationCreateInitialType0  # noqa: PLC0415
 
         name = self.name
-
-        policy = self.policy.to_dict()
 
         resources = []
         for resources_item_data in self.resources:
@@ -52,17 +50,22 @@ class ReservationCreate:
         else:
             initial = self.initial
 
+        policy: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.policy, Unset):
+            policy = self.policy.to_dict()
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
                 "name": name,
-                "policy": policy,
                 "resources": resources,
             }
         )
         if initial is not UNSET:
             field_dict["initial"] = initial
+        if policy is not UNSET:
+            field_dict["policy"] = policy
 
         return field_dict
 
@@ -74,8 +77,6 @@ class ReservationCreate:
 
         d = dict(src_dict)
         name = d.pop("name")
-
-        policy = ReservationPolicy.from_dict(d.pop("policy"))
 
         resources = []
         _resources = d.pop("resources")
@@ -101,11 +102,18 @@ class ReservationCreate:
 
         initial = _parse_initial(d.pop("initial", UNSET))
 
+        _policy = d.pop("policy", UNSET)
+        policy: ReservationPolicy | Unset
+        if isinstance(_policy, Unset):
+            policy = UNSET
+        else:
+            policy = ReservationPolicy.from_dict(_policy)
+
         reservation_create = cls(
             name=name,
-            policy=policy,
             resources=resources,
             initial=initial,
+            policy=policy,
         )
 
         return reservation_create

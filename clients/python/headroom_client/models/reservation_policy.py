@@ -19,16 +19,20 @@ T = TypeVar("T", bound="ReservationPolicy")
 class ReservationPolicy:
     """
     Attributes:
-        kind (ReservationPolicyKind):
-        params (ReservationPolicyParams | Unset): Policy parameters; see docs/reproduction/thor.md for THOR's
-            (queue_target, tracking_gain, estimator...). Checked by the policy.
+        kind (ReservationPolicyKind | Unset): quantile_tracking (default) holds the realised violation rate at epsilon
+            by feeding violations back; thor is the paper's policy, whose queue holds its Gaussian model's violation
+            probability at epsilon. Default: ReservationPolicyKind.QUANTILE_TRACKING.
+        params (ReservationPolicyParams | Unset): Policy parameters; see docs/reproduction/thor.md (quantile_tracking:
+            step, initial_offset, estimator; thor: queue_target, tracking_gain, estimator...). Checked by the policy.
     """
 
-    kind: ReservationPolicyKind
+    kind: ReservationPolicyKind | Unset = ReservationPolicyKind.QUANTILE_TRACKING
     params: ReservationPolicyParams | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        kind = self.kind.value
+        kind: str | Unset = UNSET
+        if not isinstance(self.kind, Unset):
+            kind = self.kind.value
 
         params: dict[str, Any] | Unset = UNSET
         if not isinstance(self.params, Unset):
@@ -36,11 +40,9 @@ class ReservationPolicy:
 
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "kind": kind,
-            }
-        )
+        field_dict.update({})
+        if kind is not UNSET:
+            field_dict["kind"] = kind
         if params is not UNSET:
             field_dict["params"] = params
 
@@ -51,7 +53,12 @@ class ReservationPolicy:
         from ..models.reservation_policy_params import ReservationPolicyParams  # noqa: PLC0415
 
         d = dict(src_dict)
-        kind = ReservationPolicyKind(d.pop("kind"))
+        _kind = d.pop("kind", UNSET)
+        kind: ReservationPolicyKind | Unset
+        if isinstance(_kind, Unset):
+            kind = UNSET
+        else:
+            kind = ReservationPolicyKind(_kind)
 
         _params = d.pop("params", UNSET)
         params: ReservationPolicyParams | Unset

@@ -11,8 +11,8 @@ T = TypeVar("T", bound="ReservationPolicyParams")
 
 @_attrs_define
 class ReservationPolicyParams:
-    """Policy parameters; see docs/reproduction/thor.md for THOR's (queue_target, tracking_gain, estimator...). Checked by
-    the policy.
+    """Policy parameters; see docs/reproduction/thor.md (quantile_tracking: step, initial_offset, estimator; thor:
+    queue_target, tracking_gain, estimator...). Checked by the policy.
 
     """
 

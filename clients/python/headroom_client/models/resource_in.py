@@ -16,7 +16,9 @@ class ResourceIn:
     Attributes:
         epsilon (float): Share of periods whose demand may exceed the reservation, e.g. 0.05 (at most 0.5).
         name (str):
-        cost (float | Unset): Cost c_i of reserving one unit for one period. Default: 1.0.
+        cost (float | Unset): Cost c_i of reserving one unit for one period. It scores the stream (cost_so_far) and does
+            not change any reservation: each resource's budget is met separately, so its cheapest feasible reservation does
+            not depend on its price. Only THOR with an explicit params.V weighs it. Default: 1.0.
     """
 
     epsilon: float
