@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from app.api.schemas.common import Amount, ClientId, Name, StrictModel
-from app.policies.thor.stream import MIN_COST
 
 # THOR's envelope needs the (1-ε) quantile at or above the mean (paper §III-D): ε <= 1/2.
 Epsilon = Annotated[float, Field(ge=1e-6, le=0.5, allow_inf_nan=False,
@@ -18,7 +17,7 @@ Epsilon = Annotated[float, Field(ge=1e-6, le=0.5, allow_inf_nan=False,
 
 class ResourceIn(StrictModel):
     name: Name
-    cost: Annotated[float, Field(ge=MIN_COST, le=1e9, allow_inf_nan=False)] = Field(
+    cost: Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)] = Field(
         1.0, description="Cost c_i of reserving one unit for one period. It scores the "
         "stream (cost_so_far) and does not change any reservation: each resource's budget is "
         "met separately, so its cheapest feasible reservation does not depend on its price. "

@@ -33,9 +33,6 @@ class ReservationError(ValueError):
         self.detail = detail
 
 
-MIN_COST = 1e-6
-
-
 def check_number(value: Any, name: str, *, lo: float = 0.0, hi: float = MAX_VALUE,
                  lo_open: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -61,9 +58,7 @@ class ResourceSpec:
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
             raise ReservationError("resources.name", "must be a non-empty string")
-        # THOR reports V per unit of cost (V_t / c_i); a cost of 5e-324 made that infinite, which
-        # no JSON log can hold. No price is meaningfully below a millionth of a unit.
-        check_number(self.cost, f"resources.{self.name}.cost", lo=MIN_COST)
+        check_number(self.cost, f"resources.{self.name}.cost", lo=0.0, lo_open=True)
         # Below 1e-6 a violation budget means nothing over any realistic number of periods,
         # and quantile functions lose precision (scipy refuses ε = 5e-324 outright).
         check_number(self.epsilon, f"resources.{self.name}.epsilon", lo=1e-6, hi=1.0)
