@@ -1,0 +1,235 @@
+"""Slurm enforces Headroom's decisions, for real (issue #17).
+
+Real munged, slurmctld (with integrations/slurm/job_submit.lua and the EpilogSlurmctld hook) and
+three slurmd on 127.0.0.1, a real ``headroom serve`` on Postgres, and a mixed stream of ``sbatch``
+sleep jobs. Checked: every placed job ran on the node Headroom chose; every rejected job was
+refused by sbatch with Headroom's reason; every departure reached Headroom; Headroom's books
+match squeue while jobs run and at the end; a dead Headroom neither hangs sbatch nor is ignored
+unless on_error=accept says so. ``.ci/run`` installs Slurm and munge, so CI fails, never skips.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import IN_CI
+from tests.integrations.slurm_cluster import SlurmCluster, missing_tools
+from tests.live import LiveServer, free_port
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+
+INTEGRATION = Path(__file__).resolve().parents[2] / "integrations" / "slurm"
+NODES = {"n1": {"cpus": 4, "memory_mb": 4000}, "n2": {"cpus": 4, "memory_mb": 4000},
+         "n3": {"cpus": 4, "memory_mb": 4000}}
+SERVER_OF_NODE = {"n1": "rack-0", "n2": "rack-1", "n3": "rack-2"}
+TIMEOUT = 3
+
+
+@pytest.fixture(scope="module")
+def slurm_tools():
+    missing = missing_tools()
+    if missing:
+        if IN_CI:
+            pytest.fail(f"Slurm tools missing: {missing}; .ci/run installs them", pytrace=False)
+        pytest.skip(f"Slurm tools missing: {missing} (apt-get install slurmctld slurmd munge)")
+
+
+def write_conf(path: Path, url: str, cluster_id: str, key: str, on_error: str = "reject") -> None:
+    path.write_text("\n".join([
+        f"url = {url}", f"cluster_id = {cluster_id}", f"api_key = {key}",
+        f"timeout_seconds = {TIMEOUT}", f"on_error = {on_error}",
+        "departure_retry_seconds = 20",
+        f"helper = {INTEGRATION / 'headroom_slurm.py'}",
+        "dimension.cpu = cpu", "dimension.memory_mb = memory",
+        *(f"node.{server} = {node}" for node, server in SERVER_OF_NODE.items()),
+    ]) + "\n")
+
+
+def declare(client) -> str:
+    r = client.post("/v1/clusters", json={
+        "name": "slurm",
+        "dimensions": ["cpu", "memory"],
+        "server_pools": [{"name": "rack", "count": 3, "capacity": {"cpu": 4, "memory": 4000}}],
+        "job_types": [
+            {"name": "small", "demand": {"cpu": 1, "memory": 500}, "reward": 1},
+            {"name": "medium", "demand": {"cpu": 2, "memory": 1000}, "reward": 2},
+            {"name": "large", "demand": {"cpu": 4, "memory": 2000}, "reward": 5},
+        ],
+        "policy": {"kind": "first_fit"},
+    })
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def sbatch(slurm: SlurmCluster, out: Path, seconds: float, *opts: str):
+    start = time.monotonic()
+    r = slurm.run("sbatch", "--parsable", "-o", str(out / "%j.out"), *opts,
+                  "--wrap", f"echo $SLURMD_NODENAME; sleep {seconds}", check=False)
+    return r, time.monotonic() - start
+
+
+def admin_comment(slurm: SlurmCluster, job: str) -> str:
+    show = slurm.run("scontrol", "show", "job", "-o", job).stdout
+    return re.search(r"AdminComment=headroom:(\S+)", show).group(1)
+
+
+def events(client, cid: str) -> list[dict]:
+    items, cursor = [], None
+    while True:
+        page = client.get(f"/v1/clusters/{cid}/events",
+                          params={"limit": 500, **({"cursor": cursor} if cursor else {})}).json()
+        items += page["items"]
+        cursor = page.get("next_cursor")
+        if not cursor:
+            return items
+
+
+def headroom_books(client, cid: str) -> dict[str, str]:
+    """Headroom job id -> server id, from each server's own record."""
+    books = {}
+    for server in SERVER_OF_NODE.values():
+        for job in client.get(f"/v1/clusters/{cid}/servers/{server}").json()["jobs"]:
+            books[job] = server
+    return books
+
+
+def slurm_books(slurm: SlurmCluster) -> dict[str, str]:
+    """Headroom job id -> node, for every job Slurm still has (running: its node; pending: the
+    node it is pinned to)."""
+    out = slurm.run("squeue", "-h", "-O", "JobID:20,State:20,NodeList:20,ReqNodes:20").stdout
+    books = {}
+    for line in out.splitlines():
+        job, state, nodelist, reqnodes = (line.split() + ["", "", "", ""])[:4]
+        books[admin_comment(slurm, job)] = reqnodes if state == "PENDING" else nodelist
+        assert books[admin_comment(slurm, job)], out
+    return books
+
+
+def test_slurm_enforces_headroom(slurm_tools, postgres_url, tmp_path):
+    conf = tmp_path / "headroom.conf"
+    hlog = tmp_path / "headroom-slurm.log"
+    epilog = tmp_path / "epilog.sh"
+    # EpilogSlurmctld gets no environment beyond SLURM_*: this wrapper names the files a site
+    # would keep at their default paths (/etc/slurm/slurm.conf, /etc/slurm/headroom.conf).
+    epilog.write_text(f"#!/bin/sh\nexport SLURM_CONF={tmp_path / 'slurm.conf'} "
+                      f"HEADROOM_SLURM_CONF={conf} HEADROOM_SLURM_LOG={hlog}\n"
+                      f"exec {INTEGRATION / 'epilog_slurmctld.sh'}\n")
+    epilog.chmod(0o755)
+    shutil.copy(INTEGRATION / "job_submit.lua", tmp_path / "job_submit.lua")
+    out = tmp_path / "out"
+    out.mkdir()
+
+    with LiveServer(postgres_url, extra_args=("--no-migrate",)) as live, live.client() as client:
+        cid = declare(client)
+        write_conf(conf, live.url, cid, live.key)
+        extra = f"JobSubmitPlugins=lua\nEpilogSlurmctld={epilog}\nPrologEpilogTimeout=60"
+        with SlurmCluster(tmp_path, NODES, extra, env={"HEADROOM_SLURM_CONF": str(conf)}) as slurm:
+            run_stream(slurm, client, cid, out, conf, live)
+
+
+def run_stream(slurm, client, cid, out, conf, live):
+    # First fit over n1..n3 (4 CPUs each): medium+small fill n1 to 3 CPUs, the larges take n2
+    # and n3, so the next medium fits nowhere (rejected), a small still fits n1, the next does
+    # not. Shapes are Slurm's own: -c, --mem, --mem-per-cpu, no memory at all.
+    stream = [
+        ("medium", ("-c", "2", "--mem=800"), 40, "placed"),
+        ("small", ("-c", "1",), 40, "placed"),                       # no --mem: gets 500 MB
+        ("large", ("-c", "3", "--mem=2000"), 30, "placed"),          # 3 CPUs round up to large
+        ("large", ("-n", "2", "-c", "2", "--mem-per-cpu=300"), 30, "placed"),
+        ("medium", ("-c", "2", "--mem=1000"), 5, "rejected"),
+        ("small", ("-c", "1", "--mem=100"), 40, "placed"),
+        ("small", ("-c", "1", "--mem=100"), 5, "rejected"),
+    ]
+    submitted: dict[str, str] = {}  # Slurm job id -> Headroom job id
+    for expected_type, opts, seconds, expected in stream:
+        r, _ = sbatch(slurm, out, seconds, *opts)
+        if expected == "placed":
+            assert r.returncode == 0, (opts, r.stderr, slurm.logs())
+            job = r.stdout.strip().split(";")[0]
+            submitted[job] = admin_comment(slurm, job)
+        else:
+            assert r.returncode != 0, (opts, r.stdout)
+            # sbatch prints the hook's message: Headroom's reason code and its numbers.
+            assert "headroom rejected this job: no_server_fits" in r.stderr, r.stderr
+            assert f"(job type {expected_type})" in r.stderr, r.stderr
+
+    # Shapes no declared type covers are refused with the reason, before Headroom decides.
+    for opts, why in [(("-c", "5"), "no declared job type covers cpu=5"),
+                      (("-c", "1", "--mem=3000"), "no declared job type covers"),
+                      (("-N", "2"), "Headroom places a job on one node")]:
+        r, _ = sbatch(slurm, out, 1, *opts)
+        assert r.returncode != 0 and "headroom cannot admit this job" in r.stderr, r.stderr
+        assert why in r.stderr, r.stderr
+
+    # While they run (the sleeps outlast the submissions on a loaded 2-core machine), Headroom and Slurm hold the same jobs on the same nodes.
+    log = events(client, cid)
+    arrivals = {e["request"]["job_id"]: e for e in log if e["kind"] == "arrival"}
+    placed = {j: e["response"]["server_id"] for j, e in arrivals.items()
+              if e["decision"] == "placed"}
+    assert sorted(placed) == sorted(submitted.values())
+    assert [e["decision"] for e in arrivals.values()].count("rejected") == 2
+    assert [arrivals[j]["request"]["job_type"] for j in submitted.values()] == [
+        "medium", "small", "large", "large", "small"]
+    books = headroom_books(client, cid)
+    assert {j: SERVER_OF_NODE[n] for j, n in slurm_books(slurm).items()} == books
+
+    # The larges finish first; their departures free n2 and n3, so a large is placed again.
+    wait_for(lambda: all(headroom_books(client, cid).get(j) is None
+                         for j, t in zip(submitted.values(), ("m", "s", "l", "l", "s"))
+                         if t == "l"), 60, "departures of the large jobs")
+    # It outlasts the outage below: an epilog started then would read the dead address.
+    r, _ = sbatch(slurm, out, 20, "-c", "4", "--mem=2000")
+    assert r.returncode == 0, r.stderr
+    job = r.stdout.strip()
+    submitted[job] = admin_comment(slurm, job)
+
+    # Headroom down: sbatch answers within the timeout, refusing (on_error=reject) or
+    # admitting the job unpinned (on_error=accept); the config is read per submission.
+    text = conf.read_text()
+    dead = f"http://127.0.0.1:{free_port()}"
+    conf.write_text(text.replace(live.url, dead))
+    r, took = sbatch(slurm, out, 1, "-c", "1")
+    assert r.returncode != 0 and "headroom is unavailable" in r.stderr, r.stderr
+    assert took < TIMEOUT + 4, took
+    conf.write_text(text.replace(live.url, dead).replace("on_error = reject",
+                                                         "on_error = accept"))
+    r, took = sbatch(slurm, out, 1, "-c", "1")
+    assert r.returncode == 0, r.stderr
+    unmanaged = r.stdout.strip()
+    assert took < TIMEOUT + 4, took
+    conf.write_text(text)
+
+    # Everything ends; every departure reached Headroom and both sides are empty.
+    wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 90, "every job to finish")
+    wait_for(lambda: client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0, 30,
+             "every departure to reach Headroom")
+    log = events(client, cid)
+    departed = {e["request"]["job_id"] for e in log
+                if e["kind"] == "departure" and e["decision"] == "released"}
+    assert departed == set(submitted.values())
+    placed = {e["request"]["job_id"]: e["response"]["server_id"] for e in log
+              if e["kind"] == "arrival" and e["decision"] == "placed"}
+
+    # Every placed job ran on the node Headroom chose: the job's own output and Slurm's
+    # completion record both say so.
+    completions = {m.group(1): m.group(2) for m in re.finditer(
+        r"JobId=(\d+) .*?NodeList=(\S+)", slurm.jobcomp.read_text())}
+    for job, hjob in submitted.items():
+        ran_on = (out / f"{job}.out").read_text().split()[0]
+        assert SERVER_OF_NODE[ran_on] == placed[hjob], (job, hjob, ran_on)
+        assert completions[job] == ran_on
+    assert unmanaged in completions  # admitted while Headroom was down: ran, never booked
+
+
+def wait_for(check, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
