@@ -1,0 +1,148 @@
+"""integrations/slurm/headroom_slurm.py without Slurm: the job-type rule, GRES, config, retries."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from tests.live import free_port
+
+PATH = Path(__file__).resolve().parents[2] / "integrations" / "slurm" / "headroom_slurm.py"
+spec = importlib.util.spec_from_file_location("headroom_slurm", PATH)
+hs = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hs)
+
+DIMS = {"cpu": "cpu", "memory_mb": "memory", "gres/gpu": "gpu"}
+CLUSTER = {
+    "server_pools": [{"name": "rack", "count": 2, "capacity": {"cpu": 8, "memory": 64000,
+                                                                 "gpu": 2}}],
+    "job_types": [
+        {"name": "cpu-big", "demand": {"cpu": 8, "memory": 8000}},
+        {"name": "mem-big", "demand": {"cpu": 2, "memory": 32000}},
+        {"name": "tiny", "demand": {"cpu": 1, "memory": 1000}},
+        {"name": "gpu", "demand": {"cpu": 2, "memory": 8000, "gpu": 1}},
+    ],
+}
+
+
+@pytest.mark.parametrize("request_, expected", [
+    ({"cpu": 1, "memory_mb": 0}, "tiny"),
+    ({"cpu": 1, "memory_mb": 1000}, "tiny"),
+    # Covered by cpu-big (8/8 + 8000/64000 = 1.125), gpu (0.25 + 0.125 + 1/2 GPUs = 0.875) and
+    # mem-big (2/8 + 0.5 = 0.75): the rule compares shares of a server, so neither the type with
+    # the fewest MB nor the one holding a scarce GPU is taken.
+    ({"cpu": 2, "memory_mb": 8000}, "mem-big"),
+    ({"cpu": 2, "memory_mb": 9000}, "mem-big"),
+    ({"cpu": 3, "memory_mb": 1000}, "cpu-big"),
+    ({"cpu": 1, "memory_mb": 0, "gres/gpu": 1}, "gpu"),
+])
+def test_the_smallest_covering_type_is_chosen(request_, expected):
+    assert hs.choose_job_type(request_, CLUSTER, DIMS) == (expected, None)
+
+
+def test_ties_are_broken_by_name_so_the_choice_is_deterministic():
+    cluster = {**CLUSTER, "job_types": [{"name": "b", "demand": {"cpu": 1}},
+                                        {"name": "a", "demand": {"cpu": 1}}]}
+    assert hs.choose_job_type({"cpu": 1}, cluster, {"cpu": "cpu"}) == ("a", None)
+
+
+def test_shapes_no_type_covers_are_refused_with_the_declared_types():
+    name, why = hs.choose_job_type({"cpu": 9, "memory_mb": 0}, CLUSTER, DIMS)
+    assert name is None
+    assert "no declared job type covers cpu=9 memory_mb=0" in why
+    assert "tiny(cpu=1 memory=1000)" in why
+
+
+def test_a_resource_the_cluster_does_not_model_is_refused_not_ignored():
+    name, why = hs.choose_job_type({"cpu": 1, "gres/fpga": 1}, CLUSTER, DIMS)
+    assert name is None and "gres/fpga=1" in why and "does not model" in why
+
+
+@pytest.mark.parametrize("spec_, counts", [
+    ("", {}),
+    ("gres:gpu:2", {"gres/gpu": 2}),
+    ("gres:gpu:a100:1,gres:gpu:v100:2", {"gres/gpu": 3}),
+    ("gpu", {"gres/gpu": 1}),
+    ("gres:gpu:1,gres:nic:1", {"gres/gpu": 1, "gres/nic": 1}),
+])
+def test_gres_requests_are_counted_per_name(spec_, counts):
+    assert hs.parse_gres(spec_) == counts
+
+
+def test_config_needs_url_and_cluster_and_says_which_line_is_wrong(tmp_path):
+    conf = tmp_path / "headroom.conf"
+    conf.write_text("url = http://x\n")
+    with pytest.raises(hs.ConfigError, match="cluster_id is not set"):
+        hs.read_config(str(conf))
+    conf.write_text("url = http://x\ncluster_id = c\nnonsense\n")
+    with pytest.raises(hs.ConfigError, match=r"headroom.conf:3"):
+        hs.read_config(str(conf))
+    conf.write_text("url = http://x # the service\ncluster_id = c\nnode.rack-0 = n1\n")
+    cfg = hs.read_config(str(conf))
+    assert cfg["url"] == "http://x" and cfg["node"] == {"rack-0": "n1"}
+    assert cfg["dimension"] == {"cpu": "cpu", "memory_mb": "memory"}
+
+
+class FlakyHeadroom(BaseHTTPRequestHandler):
+    """Answers 503 to the first arrival, then places it; records every arrival body."""
+    arrivals: list[dict] = []
+
+    def log_message(self, *args):
+        pass
+
+    def _send(self, status, doc):
+        body = json.dumps(doc).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        self._send(200, CLUSTER)
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.arrivals.append(body)
+        if len(self.arrivals) == 1:
+            self._send(503, {"code": "unavailable"})
+        else:
+            self._send(200, {"decision": "placed", "server_id": "rack-1",
+                             "reason": "first_server_that_fits"})
+
+
+def run_submit(tmp_path, capsys, url, timeout=2.0):
+    conf = tmp_path / "headroom.conf"
+    conf.write_text(f"url = {url}\ncluster_id = c\ntimeout_seconds = {timeout}\n"
+                    "node.rack-1 = n7\n")
+    start = time.monotonic()
+    assert hs.main(["--config", str(conf), "submit", "--cpus", "2", "--mem-mb", "5000"]) == 0
+    took = time.monotonic() - start
+    lines = capsys.readouterr().out.splitlines()
+    return dict(line.split("=", 1) for line in lines), took
+
+
+def test_an_arrival_is_retried_with_the_same_event_id(tmp_path, capsys):
+    FlakyHeadroom.arrivals = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FlakyHeadroom)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        answer, _ = run_submit(tmp_path, capsys, f"http://127.0.0.1:{server.server_port}")
+    finally:
+        server.shutdown()
+    assert answer["decision"] == "placed" and answer["node"] == "n7"
+    assert answer["type"] == "mem-big" and answer["mem_mb"] == "32000"
+    first, second = FlakyHeadroom.arrivals
+    assert first == second and first["event_id"] == "arrival-" + first["job_id"]
+
+
+def test_a_dead_headroom_is_an_error_within_the_timeout(tmp_path, capsys):
+    answer, took = run_submit(tmp_path, capsys, f"http://127.0.0.1:{free_port()}", timeout=0.5)
+    assert answer["decision"] == "error" and "did not answer in time" in answer["message"]
+    assert took < 1.5
