@@ -201,7 +201,7 @@ def submit(cfg: dict, args) -> int:
     except Unavailable as e:
         emit(decision="error", message=str(e))
         return 0
-    if status != 200:
+    if status not in (200, 202):  # 202: a queued cluster accepted it into a queue
         emit(decision="error", message=f"HTTP {status} {answer.get('code', '')}: "
                                        f"{answer.get('detail', '')}")
         return 0
@@ -250,7 +250,7 @@ def report_migration(cfg: dict, migration: dict, log) -> None:
     node_from = cfg["node"].get(migration["from_server_id"], migration["from_server_id"])
     node_to = cfg["node"].get(migration["to_server_id"], migration["to_server_id"])
     note = f"headroom migrated {job} from {node_from} to {node_to}"
-    out = subprocess.run(["squeue", "-h", "-O", "JobID:20,State:20,AdminComment:300"],
+    out = subprocess.run(["squeue", "-h", "-O", "JobID:20,State:20,admin_comment:300"],
                          capture_output=True, text=True, timeout=30).stdout
     for line in out.splitlines():
         parts = line.split()
@@ -286,8 +286,14 @@ def depart(cfg: dict, args) -> int:
         print(f"depart {slurm_job_id} ({job}): {e}", file=sys.stderr)
         return 1
     if status == 404:
-        return 0  # Headroom no longer has it (refused on queue cancel, or deleted): done
-    if status != 200:
+        return 0  # Headroom does not know it (the cluster was deleted): nothing to free
+    if status == 409 and answer.get("code") == "job_not_running":
+        # Cancelled while still queued: Headroom's queues have no withdrawal, so the job stays
+        # queued there until it is started and then departs (see docs, limits).
+        print(f"depart {slurm_job_id} ({job}): still queued in Headroom, cannot be withdrawn",
+              file=sys.stderr)
+        return 1
+    if status not in (200, 202):
         print(f"depart {slurm_job_id} ({job}): HTTP {status} {answer}", file=sys.stderr)
         return 1
     if answer.get("migration"):
@@ -296,9 +302,25 @@ def depart(cfg: dict, args) -> int:
 
 
 def release(cfg: dict, args) -> int:
-    """Queued clusters: Slurm holds the job (priority 0) until Headroom starts it."""
+    """Queued clusters: Slurm holds the job (priority 0) until Headroom starts it; then this
+    pins it to the server Headroom started it on and releases it. ``--every S`` repeats the
+    pass until killed (run it as a service next to slurmctld); a failed pass is logged and
+    retried, so a Headroom restart does not stop the poller."""
+    while True:
+        try:
+            release_once(cfg)
+        except (OSError, subprocess.SubprocessError, Unavailable) as e:
+            if not args.every:
+                raise
+            print(f"release: {e}", file=sys.stderr, flush=True)
+        if not args.every:
+            return 0
+        time.sleep(args.every)
+
+
+def release_once(cfg: dict) -> None:
     out = subprocess.run(["squeue", "-h", "-t", "PENDING", "-O",
-                          "JobID:20,Reason:30,AdminComment:300"],
+                          "JobID:20,Reason:30,admin_comment:300"],
                          capture_output=True, text=True, timeout=30, check=True).stdout
     api = Headroom(cfg, float(cfg.get("timeout_seconds", 5)))
     for line in out.splitlines():
@@ -311,9 +333,9 @@ def release(cfg: dict, args) -> int:
         status, answer = api.call("GET", "/jobs/" + job)
         if status == 200 and answer.get("status") == "running" and answer.get("server_id"):
             node = cfg["node"].get(answer["server_id"], answer["server_id"])
-            scontrol("update", f"JobId={slurm_id}", f"ReqNodeList={node}")
+            scontrol("update", f"JobId={slurm_id}", f"ReqNodeList={node}",
+                     f"Comment=headroom: started on {node}")
             scontrol("release", slurm_id)
-    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -328,7 +350,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=1)
     p = sub.add_parser("depart")
     p.add_argument("--job", help="Slurm job id when SLURM_JOB_ID is not set")
-    sub.add_parser("release")
+    p = sub.add_parser("release")
+    p.add_argument("--every", type=float, default=0, help="repeat every this many seconds")
     args = parser.parse_args(argv)
     try:
         cfg = read_config(args.config)

@@ -129,6 +129,11 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
     slurm.log_user("headroom placed this job; its node and size cannot be changed")
     return slurm.ERROR
   end
+  -- `scontrol release` arrives as a priority change; a queued job starts when Headroom says.
+  if job_desc.priority ~= nil and job_desc.priority ~= NO_VAL then
+    slurm.log_user("headroom starts this job when its queue reaches it; it cannot be released")
+    return slurm.ERROR
+  end
   return slurm.SUCCESS
 end
 

@@ -10,8 +10,11 @@ unless on_error=accept says so. ``.ci/run`` installs Slurm and munge, so CI fail
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
+import subprocess
 import time
 from pathlib import Path
 
@@ -50,9 +53,9 @@ def write_conf(path: Path, url: str, cluster_id: str, key: str, on_error: str = 
     ]) + "\n")
 
 
-def declare(client) -> str:
+def declare(client, policy: dict) -> str:
     r = client.post("/v1/clusters", json={
-        "name": "slurm",
+        "name": f"slurm-{policy['kind']}",
         "dimensions": ["cpu", "memory"],
         "server_pools": [{"name": "rack", "count": 3, "capacity": {"cpu": 4, "memory": 4000}}],
         "job_types": [
@@ -60,7 +63,7 @@ def declare(client) -> str:
             {"name": "medium", "demand": {"cpu": 2, "memory": 1000}, "reward": 2},
             {"name": "large", "demand": {"cpu": 4, "memory": 2000}, "reward": 5},
         ],
-        "policy": {"kind": "first_fit"},
+        "policy": policy,
     })
     assert r.status_code == 201, r.text
     return r.json()["id"]
@@ -110,26 +113,41 @@ def slurm_books(slurm: SlurmCluster) -> dict[str, str]:
     return books
 
 
-def test_slurm_enforces_headroom(slurm_tools, postgres_url, tmp_path):
-    conf = tmp_path / "headroom.conf"
-    hlog = tmp_path / "headroom-slurm.log"
-    epilog = tmp_path / "epilog.sh"
+class Rig:
+    """One Headroom server and one Slurm cluster for the module (starting them is most of the
+    cost); each test declares its own Headroom cluster and points the hook's config at it."""
+
+    def __init__(self, live, slurm, root: Path):
+        self.live, self.slurm = live, slurm
+        self.conf = root / "headroom.conf"
+        self.hlog = root / "headroom-slurm.log"
+        self.out = root / "out"
+
+
+@pytest.fixture(scope="module")
+def rig(slurm_tools, pg_url, tmp_path_factory):
+    root = tmp_path_factory.mktemp("slurm")
+    conf = root / "headroom.conf"
+    epilog = root / "epilog.sh"
     # EpilogSlurmctld gets no environment beyond SLURM_*: this wrapper names the files a site
     # would keep at their default paths (/etc/slurm/slurm.conf, /etc/slurm/headroom.conf).
-    epilog.write_text(f"#!/bin/sh\nexport SLURM_CONF={tmp_path / 'slurm.conf'} "
-                      f"HEADROOM_SLURM_CONF={conf} HEADROOM_SLURM_LOG={hlog}\n"
-                      f"exec {INTEGRATION / 'epilog_slurmctld.sh'}\n")
+    epilog.write_text(f"#!/bin/sh\nexport SLURM_CONF={root / 'slurm.conf'} "
+                      f"HEADROOM_SLURM_CONF={conf} HEADROOM_SLURM_LOG={root}/headroom-slurm.log"
+                      f"\nexec {INTEGRATION / 'epilog_slurmctld.sh'}\n")
     epilog.chmod(0o755)
-    shutil.copy(INTEGRATION / "job_submit.lua", tmp_path / "job_submit.lua")
-    out = tmp_path / "out"
-    out.mkdir()
+    shutil.copy(INTEGRATION / "job_submit.lua", root / "job_submit.lua")
+    (root / "out").mkdir()
+    extra = f"JobSubmitPlugins=lua\nEpilogSlurmctld={epilog}\nPrologEpilogTimeout=60"
+    with LiveServer(pg_url, extra_args=("--no-migrate",)) as live, \
+            SlurmCluster(root, NODES, extra, env={"HEADROOM_SLURM_CONF": str(conf)}) as slurm:
+        yield Rig(live, slurm, root)
 
-    with LiveServer(postgres_url, extra_args=("--no-migrate",)) as live, live.client() as client:
-        cid = declare(client)
-        write_conf(conf, live.url, cid, live.key)
-        extra = f"JobSubmitPlugins=lua\nEpilogSlurmctld={epilog}\nPrologEpilogTimeout=60"
-        with SlurmCluster(tmp_path, NODES, extra, env={"HEADROOM_SLURM_CONF": str(conf)}) as slurm:
-            run_stream(slurm, client, cid, out, conf, live)
+
+def test_slurm_enforces_headroom(rig):
+    with rig.live.client() as client:
+        cid = declare(client, {"kind": "first_fit"})
+        write_conf(rig.conf, rig.live.url, cid, rig.live.key)
+        run_stream(rig.slurm, client, cid, rig.out, rig.conf, rig.live)
 
 
 def run_stream(slurm, client, cid, out, conf, live):
@@ -233,3 +251,49 @@ def wait_for(check, seconds: float, what: str) -> None:
             return
         time.sleep(0.5)
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_slurm_holds_queued_jobs_until_headroom_starts_them(rig):
+    """A queued cluster (the greedy first-fit queue): jobs that do not fit wait held in Slurm
+    and run when Headroom starts them, on the node it starts them on."""
+    slurm, out = rig.slurm, rig.out
+    with rig.live.client() as client:
+        cid = declare(client, {"kind": "first_fit_queue", "time_unit_seconds": 1.0})
+        write_conf(rig.conf, rig.live.url, cid, rig.live.key)
+        poller = subprocess.Popen(
+            [str(INTEGRATION / "headroom_slurm.py"), "--config", str(rig.conf), "release",
+             "--every", "0.5"], env=slurm.env, stdout=subprocess.DEVNULL,
+            stderr=(rig.conf.parent / "release.log").open("ab"), start_new_session=True)
+        try:
+            first, queued = [], []
+            for seconds in (20, 20, 20):
+                r, _ = sbatch(slurm, out, seconds, "-c", "4", "--mem=2000")
+                assert r.returncode == 0, r.stderr
+                first.append(r.stdout.strip())
+            for _ in range(2):
+                r, _ = sbatch(slurm, out, 2, "-c", "4", "--mem=2000")
+                assert r.returncode == 0, r.stderr
+                queued.append(r.stdout.strip())
+            ids = {job: admin_comment(slurm, job) for job in first + queued}
+            for job in queued:
+                assert client.get(f"/v1/clusters/{cid}/jobs/{ids[job]}").json()["status"] == \
+                    "queued"
+                state = slurm.run("squeue", "-h", "-j", job, "-O", "State:20,Reason:30").stdout
+                assert state.split()[0] == "PENDING" and "JobHeld" in state, state
+            wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 120,
+                     "every job to finish")
+            wait_for(lambda: client.get(f"/v1/clusters/{cid}/state").json()["finished"] == 5,
+                     30, "every departure to reach Headroom")
+            state = client.get(f"/v1/clusters/{cid}/state").json()
+            assert sum(state["running"].values()) == sum(state["queues"].values()) == 0, state
+        finally:
+            os.killpg(poller.pid, signal.SIGTERM)
+            poller.wait(timeout=10)
+        for job in first + queued:
+            record = client.get(f"/v1/clusters/{cid}/jobs/{ids[job]}").json()
+            assert record["status"] == "finished", record
+            ran_on = (out / f"{job}.out").read_text().split()[0]
+            assert SERVER_OF_NODE[ran_on] == record["server_id"], (job, record, ran_on)
+        starts = {j: client.get(f"/v1/clusters/{cid}/jobs/{ids[j]}").json()["started_at"]
+                  for j in first + queued}
+        assert min(starts[j] for j in queued) > max(starts[j] for j in first)
