@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Slurm's side of Headroom: the commands ``job_submit.lua`` and ``epilog_slurmctld.sh`` run.
+"""Slurm's side of Headroom: the commands ``job_submit.lua`` and ``job_completion.sh`` run.
 
 Standard library only, on purpose: it runs on the Slurm controller, which need not have Headroom
 installed, and once per ``sbatch`` inside slurmctld's job_submit hook, so its start-up must stay
@@ -11,8 +11,9 @@ Commands (see docs/integrations/slurm.md):
 - ``submit --cpus N --mem-mb M [--gres SPEC] [--nodes N]``: choose the job type, post the arrival,
   print ``key=value`` lines for the Lua hook (``decision``, ``job``, ``type``, ``node``,
   ``message``). Exit status is 0 whenever it printed a decision.
-- ``depart``: in EpilogSlurmctld (``SLURM_JOB_ID`` in the environment): post the job's departure,
-  idempotent and retried, and report any migration Headroom decided on the job that moved.
+- ``depart``: from ``job_completion.sh`` (jobcomp/script sets ``JOBID``, EpilogSlurmctld
+  ``SLURM_JOB_ID``): post the job's departure, idempotent and retried, and report any migration
+  Headroom decided on the job that moved.
 - ``release``: one pass of the poller for queued (RMS) clusters: release held jobs that Headroom
   has started, pinned to the server it started them on.
 """
@@ -244,7 +245,7 @@ def headroom_job(slurm_job_id: str) -> str | None:
 
 def report_migration(cfg: dict, migration: dict, log) -> None:
     """Slurm cannot move a running job; say so where operators look (the moved job's Comment,
-    shown by ``squeue -O comment`` and ``scontrol show job``, and the epilog's log). A moved job
+    shown by ``squeue -O comment`` and ``scontrol show job``, and the completion script's log). A moved job
     that has not started yet is re-pinned, so Slurm starts it where Headroom now has it."""
     job = migration["job_id"]
     node_from = cfg["node"].get(migration["from_server_id"], migration["from_server_id"])
@@ -266,9 +267,9 @@ def report_migration(cfg: dict, migration: dict, log) -> None:
 
 
 def depart(cfg: dict, args) -> int:
-    slurm_job_id = os.environ.get("SLURM_JOB_ID") or args.job
+    slurm_job_id = args.job or os.environ.get("JOBID") or os.environ.get("SLURM_JOB_ID")
     if not slurm_job_id:
-        print("depart: no SLURM_JOB_ID", file=sys.stderr)
+        print("depart: no job id (--job, JOBID or SLURM_JOB_ID)", file=sys.stderr)
         return 2
     try:
         job = headroom_job(slurm_job_id)
@@ -277,7 +278,7 @@ def depart(cfg: dict, args) -> int:
         return 1
     if job is None:
         return 0  # admitted while Headroom was unreachable with on_error=accept: nothing to free
-    # The epilog may run again (slurmctld restart, requeue): the event id makes that a replay.
+    # The script may run again (slurmctld restart, requeue): the event id makes that a replay.
     api = Headroom(cfg, float(cfg.get("departure_retry_seconds", 60)))
     try:
         status, answer = api.call("POST", "/departures",
@@ -349,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--gres", default="")
     p.add_argument("--nodes", type=int, default=1)
     p = sub.add_parser("depart")
-    p.add_argument("--job", help="Slurm job id when SLURM_JOB_ID is not set")
+    p.add_argument("--job", help="Slurm job id (default: $JOBID, then $SLURM_JOB_ID)")
     p = sub.add_parser("release")
     p.add_argument("--every", type=float, default=0, help="repeat every this many seconds")
     args = parser.parse_args(argv)

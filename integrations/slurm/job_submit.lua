@@ -12,7 +12,7 @@ most timeout_seconds + 2 s and never hangs sbatch; what happens then is `on_erro
   refused         the request fits no declared job type (or is multi-node): refuse, say why
   error           Headroom unreachable/misconfigured: on_error = reject (default) or accept
 
-The Headroom job id is recorded in AdminComment ("headroom:<id>"); EpilogSlurmctld reads it back.
+The Headroom job id is recorded in AdminComment ("headroom:<id>"); job_completion.sh reads it back.
 See docs/integrations/slurm.md.
 --]]
 

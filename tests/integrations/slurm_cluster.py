@@ -57,7 +57,8 @@ class SlurmCluster:
             "SelectType=select/cons_tres", "SelectTypeParameters=CR_CPU_Memory",
             # The nodes claim more CPUs and memory than this machine has; accept the config.
             "SlurmdParameters=config_overrides",
-            "JobCompType=jobcomp/filetxt", f"JobCompLoc={self.jobcomp}",
+            *([] if "JobCompType=" in self.extra else
+              ["JobCompType=jobcomp/filetxt", f"JobCompLoc={self.jobcomp}"]),
             "AccountingStorageType=accounting_storage/none",
             "MpiDefault=none", "ReturnToService=2",
             "SchedulerParameters=sched_interval=1",

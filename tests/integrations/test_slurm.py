@@ -1,6 +1,6 @@
 """Slurm enforces Headroom's decisions, for real (issue #17).
 
-Real munged, slurmctld (with integrations/slurm/job_submit.lua and the EpilogSlurmctld hook) and
+Real munged, slurmctld (with integrations/slurm/job_submit.lua and job_completion.sh) and
 three slurmd on 127.0.0.1, a real ``headroom serve`` on Postgres, and a mixed stream of ``sbatch``
 sleep jobs. Checked: every placed job ran on the node Headroom chose; every rejected job was
 refused by sbatch with Headroom's reason; every departure reached Headroom; Headroom's books
@@ -128,16 +128,17 @@ class Rig:
 def rig(slurm_tools, pg_url, tmp_path_factory):
     root = tmp_path_factory.mktemp("slurm")
     conf = root / "headroom.conf"
-    epilog = root / "epilog.sh"
-    # EpilogSlurmctld gets no environment beyond SLURM_*: this wrapper names the files a site
+    completion = root / "job_completion.sh"
+    # slurmctld gives the jobcomp script a bare environment: this wrapper names the files a site
     # would keep at their default paths (/etc/slurm/slurm.conf, /etc/slurm/headroom.conf).
-    epilog.write_text(f"#!/bin/sh\nexport SLURM_CONF={root / 'slurm.conf'} "
-                      f"HEADROOM_SLURM_CONF={conf} HEADROOM_SLURM_LOG={root}/headroom-slurm.log"
-                      f"\nexec {INTEGRATION / 'epilog_slurmctld.sh'}\n")
-    epilog.chmod(0o755)
+    completion.write_text(f"#!/bin/sh\nexport SLURM_CONF={root / 'slurm.conf'} "
+                          f"HEADROOM_SLURM_CONF={conf} "
+                          f"HEADROOM_SLURM_LOG={root}/headroom-slurm.log\n"
+                          f"exec {INTEGRATION / 'job_completion.sh'}\n")
+    completion.chmod(0o755)
     shutil.copy(INTEGRATION / "job_submit.lua", root / "job_submit.lua")
     (root / "out").mkdir()
-    extra = f"JobSubmitPlugins=lua\nEpilogSlurmctld={epilog}\nPrologEpilogTimeout=60"
+    extra = f"JobSubmitPlugins=lua\nJobCompType=jobcomp/script\nJobCompLoc={completion}"
     with LiveServer(pg_url, extra_args=("--no-migrate",)) as live, \
             SlurmCluster(root, NODES, extra, env={"HEADROOM_SLURM_CONF": str(conf)}) as slurm:
         yield Rig(live, slurm, root)
@@ -200,11 +201,23 @@ def run_stream(slurm, client, cid, out, conf, live):
     wait_for(lambda: all(headroom_books(client, cid).get(j) is None
                          for j, t in zip(submitted.values(), ("m", "s", "l", "l", "s"))
                          if t == "l"), 60, "departures of the large jobs")
-    # It outlasts the outage below: an epilog started then would read the dead address.
+    # It outlasts the outage below: a completion script started then would read the dead
+    # address.
     r, _ = sbatch(slurm, out, 20, "-c", "4", "--mem=2000")
     assert r.returncode == 0, r.stderr
     job = r.stdout.strip()
     submitted[job] = admin_comment(slurm, job)
+
+    # Cancelled before it started: slurmctld's completion script still runs for it, so the
+    # slot Headroom booked is freed (EpilogSlurmctld would never run for this job).
+    r, _ = sbatch(slurm, out, 1, "-c", "1", "--begin=now+600")
+    assert r.returncode == 0, r.stderr
+    never = r.stdout.strip()
+    hnever = admin_comment(slurm, never)
+    assert hnever in headroom_books(client, cid)
+    slurm.run("scancel", never)
+    wait_for(lambda: hnever not in headroom_books(client, cid), 30,
+             "the departure of a job cancelled while pending")
 
     # Headroom down: sbatch answers within the timeout, refusing (on_error=reject) or
     # admitting the job unpinned (on_error=accept); the config is read per submission.
@@ -229,19 +242,26 @@ def run_stream(slurm, client, cid, out, conf, live):
     log = events(client, cid)
     departed = {e["request"]["job_id"] for e in log
                 if e["kind"] == "departure" and e["decision"] == "released"}
-    assert departed == set(submitted.values())
+    assert departed == set(submitted.values()) | {hnever}
     placed = {e["request"]["job_id"]: e["response"]["server_id"] for e in log
               if e["kind"] == "arrival" and e["decision"] == "placed"}
 
     # Every placed job ran on the node Headroom chose: the job's own output and Slurm's
     # completion record both say so.
-    completions = {m.group(1): m.group(2) for m in re.finditer(
-        r"JobId=(\d+) .*?NodeList=(\S+)", slurm.jobcomp.read_text())}
     for job, hjob in submitted.items():
         ran_on = (out / f"{job}.out").read_text().split()[0]
         assert SERVER_OF_NODE[ran_on] == placed[hjob], (job, hjob, ran_on)
-        assert completions[job] == ran_on
-    assert unmanaged in completions  # admitted while Headroom was down: ran, never booked
+        assert slurm_record(slurm, job)["NodeList"] == ran_on
+    # Admitted while Headroom was down: it ran, and Headroom never booked it.
+    assert slurm_record(slurm, unmanaged)["JobState"] == "COMPLETED"
+    assert "AdminComment=headroom:" not in slurm.run("scontrol", "show", "job", "-o",
+                                                     unmanaged).stdout
+
+
+def slurm_record(slurm: SlurmCluster, job: str) -> dict[str, str]:
+    """A finished job's record (slurmctld keeps it for MinJobAge, 300 s by default)."""
+    show = slurm.run("scontrol", "show", "job", "-o", job).stdout
+    return dict(f.split("=", 1) for f in show.split() if "=" in f)
 
 
 def wait_for(check, seconds: float, what: str) -> None:
