@@ -195,11 +195,15 @@ def submit(cfg: dict, args) -> int:
         if job_type is None:
             emit(decision="refused", message=why)
             return 0
-        token = uuid.uuid4().hex
-        job_id = "slurm-" + token
+    except Unavailable as e:
+        emit(decision="error", message=str(e))
+        return 0
+    job_id = "slurm-" + uuid.uuid4().hex
+    try:
         status, answer = api.call("POST", "/arrivals", {
             "event_id": "arrival-" + job_id, "job_id": job_id, "job_type": job_type})
     except Unavailable as e:
+        withdraw(cfg, job_id)
         emit(decision="error", message=str(e))
         return 0
     if status not in (200, 202):  # 202: a queued cluster accepted it into a queue
@@ -229,6 +233,18 @@ def submit(cfg: dict, args) -> int:
     return 0
 
 
+def withdraw(cfg: dict, job_id: str) -> None:
+    """The arrival may have been decided with its answer lost (Headroom slow, not down): Slurm
+    will not run this job under that id either way, so free whatever Headroom booked. A 404
+    means it never arrived. Best effort, one more second: a departure that fails here leaves a
+    booked job for an operator (docs/integrations/slurm.md, limits)."""
+    try:
+        Headroom(cfg, 1.0).call("POST", "/departures",
+                                {"event_id": "departure-" + job_id, "job_id": job_id})
+    except Unavailable:
+        pass
+
+
 def scontrol(*args: str) -> str:
     return subprocess.run(["scontrol", *args], check=True, capture_output=True, text=True,
                           timeout=30).stdout
@@ -245,14 +261,15 @@ def headroom_job(slurm_job_id: str) -> str | None:
 
 def report_migration(cfg: dict, migration: dict, log) -> None:
     """Slurm cannot move a running job; say so where operators look (the moved job's Comment,
-    shown by ``squeue -O comment`` and ``scontrol show job``, and the completion script's log). A moved job
-    that has not started yet is re-pinned, so Slurm starts it where Headroom now has it."""
+    shown by ``squeue -O comment`` and ``scontrol show job``, and the completion script's
+    log). A moved job that has not started yet is re-pinned, so Slurm starts it where Headroom
+    now has it."""
     job = migration["job_id"]
     node_from = cfg["node"].get(migration["from_server_id"], migration["from_server_id"])
     node_to = cfg["node"].get(migration["to_server_id"], migration["to_server_id"])
     note = f"headroom migrated {job} from {node_from} to {node_to}"
     out = subprocess.run(["squeue", "-h", "-O", "JobID:20,State:20,admin_comment:300"],
-                         capture_output=True, text=True, timeout=30).stdout
+                         capture_output=True, text=True, timeout=30, check=True).stdout
     for line in out.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[2] == ADMIN_COMMENT_PREFIX + job:

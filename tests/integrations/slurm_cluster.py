@@ -127,7 +127,8 @@ class SlurmCluster:
             parts.append(f"--- {f.name}\n{f.read_text(errors='replace')[-1500:]}")
         return "\n".join(parts)
 
-    def run(self, *cmd: str, check: bool = True, timeout: float = 60) -> subprocess.CompletedProcess:
+    def run(self, *cmd: str, check: bool = True,
+            timeout: float = 60) -> subprocess.CompletedProcess:
         return subprocess.run(cmd, env=self.env, capture_output=True, text=True, check=check,
                               timeout=timeout)
 

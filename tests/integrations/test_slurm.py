@@ -185,7 +185,8 @@ def run_stream(slurm, client, cid, out, conf, live):
         assert r.returncode != 0 and "headroom cannot admit this job" in r.stderr, r.stderr
         assert why in r.stderr, r.stderr
 
-    # While they run (the sleeps outlast the submissions on a loaded 2-core machine), Headroom and Slurm hold the same jobs on the same nodes.
+    # While they run (the sleeps outlast the submissions on a loaded 2-core machine),
+    # Headroom and Slurm hold the same jobs on the same nodes.
     log = events(client, cid)
     arrivals = {e["request"]["job_id"]: e for e in log if e["kind"] == "arrival"}
     placed = {j: e["response"]["server_id"] for j, e in arrivals.items()

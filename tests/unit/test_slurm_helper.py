@@ -8,6 +8,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -91,7 +92,7 @@ def test_config_needs_url_and_cluster_and_says_which_line_is_wrong(tmp_path):
 
 class FlakyHeadroom(BaseHTTPRequestHandler):
     """Answers 503 to the first arrival, then places it; records every arrival body."""
-    arrivals: list[dict] = []
+    arrivals: ClassVar[list[dict]] = []
 
     def log_message(self, *args):
         pass
@@ -146,3 +147,34 @@ def test_a_dead_headroom_is_an_error_within_the_timeout(tmp_path, capsys):
     answer, took = run_submit(tmp_path, capsys, f"http://127.0.0.1:{free_port()}", timeout=0.5)
     assert answer["decision"] == "error" and "did not answer in time" in answer["message"]
     assert took < 1.5
+
+
+class SlowHeadroom(FlakyHeadroom):
+    """Decides every arrival but answers too late; records every POST as (path, body)."""
+    posts: ClassVar[list[tuple[str, dict]]] = []
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.posts.append((self.path.rsplit("/", 1)[1], body))
+        if self.path.endswith("/arrivals"):
+            time.sleep(1.0)
+        self._send(200, {"decision": "released", "server_id": "rack-1"})
+
+
+def test_an_arrival_whose_answer_is_lost_is_withdrawn(tmp_path, capsys):
+    """Headroom may have booked the job; Slurm will not run it under that id, so the helper
+    posts its departure before giving up (else the slot stays booked for ever)."""
+    SlowHeadroom.posts = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SlowHeadroom)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        answer, took = run_submit(tmp_path, capsys, f"http://127.0.0.1:{server.server_port}",
+                                  timeout=0.5)
+    finally:
+        server.shutdown()
+    assert answer["decision"] == "error"
+    kinds = [kind for kind, _ in SlowHeadroom.posts]
+    assert kinds[0] == "arrivals" and kinds[-1] == "departures", kinds
+    job = SlowHeadroom.posts[0][1]["job_id"]
+    assert SlowHeadroom.posts[-1][1] == {"event_id": "departure-" + job, "job_id": job}
+    assert took < 2.5  # within the hook's kill limit, timeout_seconds + 2
