@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
+import os
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -178,3 +180,35 @@ def test_an_arrival_whose_answer_is_lost_is_withdrawn(tmp_path, capsys):
     job = SlowHeadroom.posts[0][1]["job_id"]
     assert SlowHeadroom.posts[-1][1] == {"event_id": "departure-" + job, "job_id": job}
     assert took < 2.5  # within the hook's kill limit, timeout_seconds + 2
+
+
+@pytest.fixture
+def fake_slurm(tmp_path, monkeypatch):
+    """squeue answers two Headroom jobs (42 running, 43 pending); scontrol records its calls."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "scontrol.calls"
+    (bin_dir / "squeue").write_text(
+        "#!/bin/sh\necho '42 RUNNING headroom:slurm-run'\necho '43 PENDING headroom:slurm-wait'\n")
+    (bin_dir / "scontrol").write_text(f'#!/bin/sh\necho "$*" >> {calls}\n')
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    return calls
+
+
+@pytest.mark.parametrize("job, expected", [
+    ("slurm-run", ["update JobId=42 Comment=headroom migrated slurm-run from n1 to n2; Slurm "
+                   "cannot live-migrate, it keeps running where it is"]),
+    ("slurm-wait", ["update JobId=43 ReqNodeList=n2",
+                    "update JobId=43 Comment=headroom migrated slurm-wait from n1 to n2; not "
+                    "started yet, re-pinned"]),
+])
+def test_a_migration_is_reported_on_the_job_and_repins_a_job_not_yet_started(fake_slurm, job,
+                                                                               expected):
+    log = io.StringIO()
+    cfg = {"node": {"rack-0": "n1", "rack-1": "n2"}}
+    hs.report_migration(cfg, {"job_id": job, "from_server_id": "rack-0",
+                              "to_server_id": "rack-1"}, log)
+    assert fake_slurm.read_text().splitlines() == expected
+    assert log.getvalue().strip() == expected[-1].split("Comment=", 1)[1]
