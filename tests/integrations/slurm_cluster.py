@@ -133,7 +133,15 @@ class SlurmCluster:
                               timeout=timeout)
 
     def __exit__(self, *exc: object) -> None:
-        # slurmds first (they kill their jobs' steps), then the controller, then munge.
+        # Jobs first: slurmstepd daemonises out of slurmd's session, so a job still running when
+        # slurmd stops outlives it (seen after a failed run: stepds still waiting 20 min later).
+        if len(self.procs) > 2 and self.procs[1].poll() is None:
+            self.run("scancel", "-u", "root", check=False)  # every job here is the test's
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and self.run(
+                    "squeue", "-h", check=False).stdout.strip():
+                time.sleep(0.3)
+        # Then slurmds, the controller, munge; any stepd of this cluster left is ended by pid.
         for p in reversed(self.procs):
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGTERM)
@@ -142,3 +150,23 @@ class SlurmCluster:
                 except subprocess.TimeoutExpired:
                     os.killpg(p.pid, signal.SIGKILL)
                     p.wait()
+        for pid in self._stepds():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def _stepds(self) -> list[int]:
+        """slurmstepd processes started for this cluster (their environment names our conf)."""
+        mine = f"SLURM_CONF={self.conf}".encode()
+        pids = []
+        for proc in Path("/proc").iterdir():
+            if not proc.name.isdigit():
+                continue
+            try:
+                if (proc / "comm").read_text().strip() == "slurmstepd" and \
+                        mine in (proc / "environ").read_bytes().split(b"\0"):
+                    pids.append(int(proc.name))
+            except OSError:
+                pass
+        return pids
