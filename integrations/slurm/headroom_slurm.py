@@ -21,14 +21,14 @@ Commands (see docs/integrations/slurm.md):
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 import uuid
+from urllib.parse import urlsplit
 
 DEFAULT_CONFIG = "/etc/slurm/headroom.conf"
 # The Headroom job id is this prefix and the token the hook stores in the job's AdminComment.
@@ -132,7 +132,12 @@ class Headroom:
     """Just enough of Headroom's HTTP API, with a deadline over all retries."""
 
     def __init__(self, cfg: dict, budget: float):
-        self.base = cfg["url"].rstrip("/") + "/v1/clusters/" + cfg["cluster_id"]
+        url = urlsplit(cfg["url"])
+        # http.client, not urllib.request: 30 ms of imports instead of 160 ms (python3
+        # -X importtime, this machine), paid by every sbatch.
+        self.https = url.scheme == "https"
+        self.netloc = url.netloc
+        self.base = url.path.rstrip("/") + "/v1/clusters/" + cfg["cluster_id"]
         self.key = cfg.get("api_key")
         self.deadline = time.monotonic() + budget
 
@@ -145,25 +150,27 @@ class Headroom:
             left = self.deadline - time.monotonic()
             if left <= 0:
                 raise Unavailable(f"Headroom did not answer in time ({last})")
-            req = urllib.request.Request(self.base + path, method=method,
-                                         data=None if body is None else json.dumps(body).encode())
-            req.add_header("Content-Type", "application/json")
+            headers = {"Content-Type": "application/json"}
             if self.key:
-                req.add_header("Authorization", "Bearer " + self.key)
+                headers["Authorization"] = "Bearer " + self.key
+            connection = (http.client.HTTPSConnection if self.https
+                          else http.client.HTTPConnection)(self.netloc, timeout=max(left, 0.05))
             try:
-                with urllib.request.urlopen(req, timeout=max(left, 0.05)) as r:
-                    return r.status, json.loads(r.read() or b"{}")
-            except urllib.error.HTTPError as e:
-                payload = e.read()
+                connection.request(method, self.base + path, headers=headers,
+                                   body=None if body is None else json.dumps(body))
+                response = connection.getresponse()
+                payload = response.read()
                 try:
                     doc = json.loads(payload or b"{}")
                 except ValueError:
                     doc = {"detail": payload[:200].decode("utf-8", "replace")}
-                if e.code != 429 and e.code < 500:
-                    return e.code, doc
-                last = f"HTTP {e.code}"
-            except (OSError, ValueError) as e:  # refused, reset, timeout, garbled body
+                if response.status != 429 and response.status < 500:
+                    return response.status, doc
+                last = f"HTTP {response.status}"
+            except (OSError, http.client.HTTPException) as e:  # refused, reset, timeout
                 last = type(e).__name__ + ": " + str(e)
+            finally:
+                connection.close()
             time.sleep(min(delay, max(self.deadline - time.monotonic(), 0)))
             delay = min(delay * 2, 2.0)
 
