@@ -64,10 +64,19 @@ class SlurmCluster:
             "SchedulerParameters=sched_interval=1",
             self.extra,
         ]
+        # A fake GPU: slurmd counts gres/gpu by its device files and reported 0 for a
+        # Count-only line (the node went INVAL), so each GPU is /dev/null; one per node here.
+        gres = {name: size["gpus"] for name, size in self.nodes.items() if size.get("gpus")}
+        assert set(gres.values()) <= {1}, "one fake GPU per node"
+        if gres:
+            lines.append("GresTypes=gpu")
+            (r / "gres.conf").write_text("".join(f"NodeName={name} Name=gpu File=/dev/null\n"
+                                                 for name in gres))
         for name, size in self.nodes.items():
             (r / "spool" / name).mkdir(parents=True, exist_ok=True)
             lines.append(f"NodeName={name} NodeAddr=127.0.0.1 Port={free_port()} "
-                         f"CPUs={size['cpus']} RealMemory={size['memory_mb']} State=UNKNOWN")
+                         f"CPUs={size['cpus']} RealMemory={size['memory_mb']} "
+                         + (f"Gres=gpu:{gres[name]} " if name in gres else "") + "State=UNKNOWN")
         lines.append(f"PartitionName=main Nodes={','.join(self.nodes)} Default=YES "
                      "MaxTime=INFINITE State=UP")
         self.conf.write_text("\n".join(lines) + "\n")

@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 
 INTEGRATION = Path(__file__).resolve().parents[2] / "integrations" / "slurm"
 NODES = {"n1": {"cpus": 4, "memory_mb": 4000}, "n2": {"cpus": 4, "memory_mb": 4000},
-         "n3": {"cpus": 4, "memory_mb": 4000}}
+         "n3": {"cpus": 4, "memory_mb": 4000, "gpus": 1}}
 SERVER_OF_NODE = {"n1": "rack-0", "n2": "rack-1", "n3": "rack-2"}
 TIMEOUT = 3
 
@@ -42,14 +42,15 @@ def slurm_tools():
         pytest.skip(f"Slurm tools missing: {missing} (apt-get install slurmctld slurmd munge)")
 
 
-def write_conf(path: Path, url: str, cluster_id: str, key: str, on_error: str = "reject") -> None:
+def write_conf(path: Path, url: str, cluster_id: str, key: str, on_error: str = "reject",
+               server_of_node: dict[str, str] = SERVER_OF_NODE) -> None:
     path.write_text("\n".join([
         f"url = {url}", f"cluster_id = {cluster_id}", f"api_key = {key}",
         f"timeout_seconds = {TIMEOUT}", f"on_error = {on_error}",
         "departure_retry_seconds = 20",
         f"helper = {INTEGRATION / 'headroom_slurm.py'}",
-        "dimension.cpu = cpu", "dimension.memory_mb = memory",
-        *(f"node.{server} = {node}" for node, server in SERVER_OF_NODE.items()),
+        "dimension.cpu = cpu", "dimension.memory_mb = memory", "dimension.gres/gpu = gpu",
+        *(f"node.{server} = {node}" for node, server in server_of_node.items()),
     ]) + "\n")
 
 
@@ -318,3 +319,43 @@ def test_slurm_holds_queued_jobs_until_headroom_starts_them(rig):
         starts = {j: client.get(f"/v1/clusters/{cid}/jobs/{ids[j]}").json()["started_at"]
                   for j in first + queued}
         assert min(starts[j] for j in queued) > max(starts[j] for j in first)
+
+
+def test_gres_requests_map_to_a_gpu_job_type(rig):
+    """--gres=gpu:1 reaches the hook as Slurm's tres_per_node and picks the GPU job type; the
+    one GPU server takes one such job and Headroom refuses the second. (Headroom's capacities
+    must be positive, so this cluster is the GPU node alone.)"""
+    slurm, out = rig.slurm, rig.out
+    server_of_node = {"n3": "gpu-0"}
+    with rig.live.client() as client:
+        r = client.post("/v1/clusters", json={
+            "name": "slurm-gres", "dimensions": ["cpu", "memory", "gpu"],
+            "server_pools": [
+                {"name": "gpu", "count": 1, "capacity": {"cpu": 4, "memory": 4000, "gpu": 1}}],
+            "job_types": [
+                {"name": "small", "demand": {"cpu": 1, "memory": 500, "gpu": 0}, "reward": 1},
+                {"name": "gpu", "demand": {"cpu": 1, "memory": 500, "gpu": 1}, "reward": 5}],
+            "policy": {"kind": "first_fit"}})
+        assert r.status_code == 201, r.text
+        cid = r.json()["id"]
+        write_conf(rig.conf, rig.live.url, cid, rig.live.key, server_of_node=server_of_node)
+        r, _ = sbatch(slurm, out, 8, "-c", "1", "--gres=gpu:1")
+        assert r.returncode == 0, r.stderr
+        gpu_job = r.stdout.strip()
+        r, _ = sbatch(slurm, out, 1, "-c", "1", "--gres=gpu:1")
+        assert r.returncode != 0, r.stdout
+        assert "headroom rejected this job: no_server_fits (job type gpu)" in r.stderr, r.stderr
+        r, _ = sbatch(slurm, out, 1, "-c", "1")
+        assert r.returncode == 0, r.stderr
+        cpu_job = r.stdout.strip()
+        ids = {job: admin_comment(slurm, job) for job in (gpu_job, cpu_job)}
+        wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 60, "both jobs to end")
+        wait_for(lambda: client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0, 30,
+                 "both departures")
+        placed = {e["request"]["job_id"]: (e["request"]["job_type"], e["response"]["server_id"])
+                  for e in events(client, cid)
+                  if e["kind"] == "arrival" and e["decision"] == "placed"}
+        assert placed == {ids[gpu_job]: ("gpu", "gpu-0"), ids[cpu_job]: ("small", "gpu-0")}
+        for job in (gpu_job, cpu_job):
+            ran_on = (out / f"{job}.out").read_text().split()[0]
+            assert server_of_node[ran_on] == placed[ids[job]][1]
