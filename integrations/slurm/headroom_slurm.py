@@ -3,8 +3,7 @@
 
 Standard library only, on purpose: it runs on the Slurm controller, which need not have Headroom
 installed, and once per ``sbatch`` inside slurmctld's job_submit hook, so its start-up must stay
-cheap (importing httpx or the app would add several times its start-up
-to every submission while slurmctld holds its job write lock).
+cheap: every submission waits for it (measurements in docs/integrations/slurm.md).
 
 Commands (see docs/integrations/slurm.md):
 
@@ -14,8 +13,8 @@ Commands (see docs/integrations/slurm.md):
 - ``depart``: from ``job_completion.sh`` (jobcomp/script sets ``JOBID``, EpilogSlurmctld
   ``SLURM_JOB_ID``): post the job's departure, idempotent and retried, and report any migration
   Headroom decided on the job that moved.
-- ``release``: one pass of the poller for queued (RMS) clusters: release held jobs that Headroom
-  has started, pinned to the server it started them on.
+- ``release [--every S]``: the poller for queued (RMS) clusters: release held jobs that
+  Headroom has started, pinned to the server it started them on.
 """
 
 from __future__ import annotations
