@@ -1,0 +1,141 @@
+--[[
+Headroom admission for Slurm (JobSubmitPlugins=lua; this file sits next to slurm.conf).
+
+Every submission asks Headroom, through headroom_slurm.py (Lua 5.1 in Debian's slurmctld has no
+HTTP library; lua-socket is not a dependency of slurmctld, and a helper process can be tested on
+its own). The helper is run under timeout(1), so a slow or dead Headroom costs a submission at
+most timeout_seconds + 2 s and never hangs sbatch; what happens then is `on_error`.
+
+  placed/started  pin the job to Headroom's node (req_nodes), set its memory to the job type's
+  queued          hold it (priority 0); `headroom_slurm.py release` releases it when started
+  rejected        refuse the submission with Headroom's reason code and numbers
+  refused         the request fits no declared job type (or is multi-node): refuse, say why
+  error           Headroom unreachable/misconfigured: on_error = reject (default) or accept
+
+The Headroom job id is recorded in AdminComment ("headroom:<id>"); job_completion.sh reads it back.
+See docs/integrations/slurm.md.
+--]]
+
+local CONF = os.getenv("HEADROOM_SLURM_CONF") or "/etc/slurm/headroom.conf"
+local NO_VAL = 4294967294
+local NO_VAL16 = 65534
+local PREFIX = "headroom:"
+
+-- Read on every submission: a changed file takes effect without `scontrol reconfigure`.
+local function read_conf()
+  local f = io.open(CONF, "r")
+  if not f then return nil end
+  local conf = {}
+  for line in f:lines() do
+    line = line:gsub("#.*", "")
+    local key, value = line:match("^%s*([^=%s]+)%s*=%s*(.-)%s*$")
+    if key then conf[key] = value end
+  end
+  f:close()
+  return conf
+end
+
+local function set(v, unset)
+  return v ~= nil and v < unset
+end
+
+local function shell_quote(s)
+  return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
+end
+
+-- What the job asks of one node, in Slurm's own units (CPUs, MB, GRES string).
+local function request_of(job_desc)
+  local tasks = set(job_desc.num_tasks, NO_VAL) and job_desc.num_tasks or 1
+  local per_task = set(job_desc.cpus_per_task, NO_VAL16) and job_desc.cpus_per_task or 1
+  local cpus = tasks * per_task
+  if set(job_desc.min_cpus, NO_VAL) and job_desc.min_cpus > cpus then cpus = job_desc.min_cpus end
+  local mem = 0
+  if set(job_desc.min_mem_per_node, NO_VAL) then
+    mem = job_desc.min_mem_per_node
+  elseif set(job_desc.min_mem_per_cpu, NO_VAL) then
+    mem = job_desc.min_mem_per_cpu * cpus
+  end
+  local nodes = set(job_desc.min_nodes, NO_VAL) and job_desc.min_nodes or 1
+  return cpus, mem, job_desc.tres_per_node or "", nodes
+end
+
+local function ask_headroom(conf, job_desc)
+  local cpus, mem, gres, nodes = request_of(job_desc)
+  local helper = conf.helper or "/usr/local/libexec/headroom-slurm"
+  local limit = math.ceil(tonumber(conf.timeout_seconds) or 5) + 2
+  local cmd = string.format("timeout -k 1 %d %s --config %s submit --cpus %d --mem-mb %d"
+                              .. " --nodes %d --gres %s 2>&1",
+                            limit, shell_quote(helper), shell_quote(CONF), cpus, mem, nodes,
+                            shell_quote(gres))
+  local pipe = io.popen(cmd)
+  local out = pipe:read("*a")
+  pipe:close()
+  local answer = {}
+  for key, value in out:gmatch("([%w_]+)=([^\n]*)") do answer[key] = value end
+  if not answer.decision then
+    answer.decision = "error"
+    answer.message = "the Headroom helper gave no decision: " .. out:sub(1, 300)
+  end
+  return answer
+end
+
+function slurm_job_submit(job_desc, part_list, submit_uid)
+  local conf = read_conf()
+  if not conf then
+    slurm.log_user("headroom: cannot read %s; refusing (ask your Slurm administrator)", CONF)
+    slurm.log_error("headroom: cannot read %s", CONF)
+    return slurm.ERROR
+  end
+  local answer = ask_headroom(conf, job_desc)
+  local d = answer.decision
+  if d == "placed" or d == "started" or d == "queued" then
+    job_desc.admin_comment = PREFIX .. answer.job
+    if answer.mem_mb then job_desc.min_mem_per_node = tonumber(answer.mem_mb) end
+    if d == "queued" then
+      job_desc.priority = 0
+      job_desc.comment = string.format("headroom: %s %s", answer.type, answer.message)
+    else
+      job_desc.req_nodes = answer.node
+      job_desc.comment = string.format("headroom: %s placed on %s", answer.type, answer.node)
+    end
+    slurm.log_info("headroom: %s %s (%s) %s", answer.job, d, answer.type, answer.node or "")
+    return slurm.SUCCESS
+  elseif d == "rejected" then
+    slurm.log_user("headroom rejected this job: %s", answer.message)
+    slurm.log_info("headroom: %s rejected: %s", answer.job, answer.message)
+    return slurm.ERROR
+  elseif d == "refused" then
+    slurm.log_user("headroom cannot admit this job: %s", answer.message)
+    return slurm.ERROR
+  end
+  slurm.log_error("headroom: unavailable (%s); on_error=%s", answer.message or "?",
+                  conf.on_error or "reject")
+  if conf.on_error == "accept" then
+    return slurm.SUCCESS
+  end
+  slurm.log_user("headroom is unavailable, job refused: %s", answer.message or "no answer")
+  return slurm.ERROR
+end
+
+-- A user must not move or resize a job Headroom placed: Headroom's books would no longer match.
+function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
+  if modify_uid == 0 or not job_rec.admin_comment
+     or job_rec.admin_comment:sub(1, #PREFIX) ~= PREFIX then
+    return slurm.SUCCESS
+  end
+  if job_desc.req_nodes or job_desc.tres_per_node
+     or set(job_desc.min_cpus, NO_VAL) or set(job_desc.min_mem_per_node, NO_VAL)
+     or set(job_desc.min_mem_per_cpu, NO_VAL) then
+    slurm.log_user("headroom placed this job; its node and size cannot be changed")
+    return slurm.ERROR
+  end
+  -- `scontrol release` arrives as a priority change; a queued job starts when Headroom says.
+  if job_desc.priority ~= nil and job_desc.priority ~= NO_VAL then
+    slurm.log_user("headroom starts this job when its queue reaches it; it cannot be released")
+    return slurm.ERROR
+  end
+  return slurm.SUCCESS
+end
+
+slurm.log_info("headroom job_submit.lua loaded (config %s)", CONF)
+return slurm.SUCCESS
