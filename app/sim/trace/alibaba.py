@@ -110,7 +110,8 @@ class Trace:
         counts = np.bincount(np.asarray(self.types, dtype=int), minlength=len(self.job_types))
         return {t.name: int(c) for t, c in zip(self.job_types, counts)}
 
-    def cluster_spec(self, name: str, servers: int, policy: dict[str, Any]) -> dict[str, Any]:
+    def cluster_spec(self, name: str, servers: int, policy: dict[str, Any],
+                     seed: int = 0) -> dict[str, Any]:
         """The API declaration of a cluster of ``servers`` Alibaba machines for this trace."""
         return {
             "name": name, "dimensions": list(DIMENSIONS),
@@ -118,7 +119,7 @@ class Trace:
                               "capacity": dict(zip(DIMENSIONS, MACHINE))}],
             "job_types": [{"name": t.name, "demand": {"cpu": t.cpu, "memory": t.memory},
                            "reward": t.reward} for t in self.job_types],
-            "policy": policy,
+            "policy": policy, "seed": seed,
         }
 
 
