@@ -61,14 +61,18 @@ def _post(client: httpx.Client, path: str, body: dict[str, Any],
 def replay(url: str, trace: Trace, servers: int, policy: dict[str, Any], *,
            headers: dict[str, str] | None = None, cluster_id: str | None = None,
            concurrency: int = 4, compression: float = 0.0, progress: bool = True,
-           check: bool = True, timeout: float = 60.0, seed: int = 0) -> dict[str, Any]:
-    """Replay ``trace`` against the service at ``url``; returns the figures and the check."""
+           check: bool = True, timeout: float = 60.0, seed: int = 0,
+           client: httpx.Client | None = None) -> dict[str, Any]:
+    """Replay ``trace`` against the service at ``url`` (or through ``client``, e.g. a test
+    client, which is left open); returns the figures, the check and the ledger."""
     tag = uuid.uuid4().hex[:6] + "-"
     stats: dict[str, Any] = {"lock": threading.Lock(), "retries": 0, "errors": 0,
                              "error_codes": {}}
     latencies: list[float] = []
-    client = httpx.Client(base_url=url, headers=headers or {}, timeout=timeout,
-                          limits=httpx.Limits(max_connections=concurrency + 2))
+    own = client is None
+    if client is None:
+        client = httpx.Client(base_url=url, headers=headers or {}, timeout=timeout,
+                              limits=httpx.Limits(max_connections=concurrency + 2))
     created = cluster_id is None
     if created:
         r = client.post("/v1/clusters",
@@ -158,7 +162,8 @@ def replay(url: str, trace: Trace, servers: int, policy: dict[str, Any], *,
     if check:
         out["state_check"] = check_state(client, base, ledger, answers)
     out["ledger"] = ledger
-    client.close()
+    if own:
+        client.close()
     return out
 
 
