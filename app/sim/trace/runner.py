@@ -84,6 +84,8 @@ class Ledger:
     placed_index: list[int] = field(default_factory=list)
     arrivals: int = 0
     migrations: int = 0
+    departed: set[str] = field(default_factory=set)
+    moved_early: dict[str, str] = field(default_factory=dict)
 
     def record(self, event: Event, answer: dict[str, Any]) -> bool:
         """Note the service's (or engine's) answer; True when an arrival was placed."""
@@ -93,17 +95,25 @@ class Ledger:
             self.decisions.append((f"{self.tag}a{event.index}", answer["decision"],
                                    answer.get("server_id")))
             if answer["decision"] == "placed":
-                self.running[job] = answer["server_id"]
+                self.running[job] = self.moved_early.pop(job, answer["server_id"])
                 self.placed_index.append(event.index)
                 return True
             return False
         self.decisions.append((f"{self.tag}d{event.index}", answer["decision"],
                                answer.get("server_id")))
         self.running.pop(job, None)
+        self.departed.add(job)
         mig = answer.get("migration")
         if mig:
             self.migrations += 1
-            self.running[mig["job_id"]] = mig["to_server_id"]
+            # Concurrent clients record answers in their own order, not the service's: the
+            # moved job's departure may come first (a job that left cannot move: ignore) or
+            # its arrival may come later (apply the move then).
+            moved = mig["job_id"]
+            if moved in self.running:
+                self.running[moved] = mig["to_server_id"]
+            elif moved not in self.departed:
+                self.moved_early[moved] = mig["to_server_id"]
         return False
 
     def by_server(self) -> dict[str, list[str]]:
@@ -126,9 +136,15 @@ class Ledger:
             used[1] += jt.memory * held
         cap = [c * self.servers * end for c in MACHINE]
         accepted = len(self.placed_index)
+        # Reward-seconds placed over reward-seconds offered: what DRA maximises (each type's
+        # reward is its machine share), so a policy that rejects big jobs shows it here.
+        rw = [t.reward for t in tr.job_types]
+        offered = sum(rw[tr.types[i]] * tr.durations[i] for i in range(self.arrivals))
+        kept = sum(rw[tr.types[i]] * tr.durations[i] for i in self.placed_index)
         return {
             "arrivals": self.arrivals, "accepted": accepted,
             "acceptance": accepted / self.arrivals if self.arrivals else None,
+            "reward_share": kept / offered if offered else None,
             "utilisation": {d: (u / c if c else None) for d, u, c in zip(DIMENSIONS, used, cap)},
             "migrations": self.migrations, "running_at_end": len(self.running),
         }

@@ -56,3 +56,23 @@ def test_load_is_a_function_of_fraction_and_seed_and_costs_what_it_says():
 def test_fraction_out_of_range_is_refused():
     with pytest.raises(ValueError, match="fraction"):
         load(0.0)
+
+
+def test_ledger_follows_migrations_whatever_order_concurrent_answers_come_in():
+    """Live DRA replay with 8 clients ended with 2 ghost jobs: a departure answer carrying a
+    migration of job X was recorded after X's own departure and brought X back."""
+    from app.sim.trace.runner import Event, Ledger
+
+    trace = load(0.002, seed=0, until=600).head(3)
+    ledger = Ledger(trace, 2, "t-")
+    for i in (0, 1):
+        ledger.record(Event("arrival", 0.0, i), {"decision": "placed", "server_id": "m-0"})
+    ledger.record(Event("departure", 1.0, 1), {"decision": "released", "server_id": "m-0"})
+    ledger.record(Event("departure", 1.0, 0), {"decision": "released", "server_id": "m-0",
+                  "migration": {"job_id": "t-j1", "to_server_id": "m-1"}})
+    assert ledger.running == {}
+    # The other way round: the move is recorded before the moved job's arrival answer.
+    ledger.record(Event("departure", 2.0, 0), {"decision": "released", "server_id": "m-1",
+                  "migration": {"job_id": "t-j2", "to_server_id": "m-1"}})
+    ledger.record(Event("arrival", 0.5, 2), {"decision": "placed", "server_id": "m-0"})
+    assert ledger.running == {"t-j2": "m-1"}
