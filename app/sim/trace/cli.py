@@ -102,7 +102,9 @@ def add_replay_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--url", required=True, help="the service, e.g. http://127.0.0.1:8000")
     p.add_argument("--api-key", default=None, help="a write key (default: $HEADROOM_API_KEY)")
     p.add_argument("--cluster", default=None,
-                   help="replay into this existing cluster id (default: declare one per policy)")
+                   help="replay into this existing, empty cluster (its job types must be the "
+                        "trace's; the final check compares the whole cluster) instead of "
+                        "declaring one per policy")
     p.add_argument("--policies", default="first_fit", help="comma list of placement kinds")
     p.add_argument("--concurrency", type=positive_int, default=4, help="client threads")
     p.add_argument("--compression", type=float, default=0.0,

@@ -76,3 +76,27 @@ def test_ledger_follows_migrations_whatever_order_concurrent_answers_come_in():
                   "migration": {"job_id": "t-j2", "to_server_id": "m-1"}})
     ledger.record(Event("arrival", 0.5, 2), {"decision": "placed", "server_id": "m-0"})
     assert ledger.running == {"t-j2": "m-1"}
+
+
+def test_replay_retries_transport_errors_and_503_with_the_same_event_id():
+    import threading
+
+    import httpx
+
+    from app.sim.trace.replay import _post
+
+    seen: list[tuple[str, str]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append((request.url.path, request.read().decode()))
+        if len(seen) == 1:
+            raise httpx.ConnectError("refused")
+        if len(seen) == 2:
+            return httpx.Response(503, json={"code": "unavailable"})
+        return httpx.Response(200, json={"decision": "placed", "server_id": "m-0"})
+
+    stats = {"lock": threading.Lock(), "retries": 0}
+    with httpx.Client(transport=httpx.MockTransport(handler), base_url="http://x") as c:
+        status, answer, _ = _post(c, "/a", {"event_id": "e1", "job_id": "j1"}, stats)
+    assert status == 200 and answer["decision"] == "placed" and stats["retries"] == 2
+    assert len({body for _, body in seen}) == 1 and len(seen) == 3
