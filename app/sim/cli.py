@@ -1,4 +1,5 @@
-"""The simulation commands of ``headroom``: ``bound``, ``simulate``, ``reproduce``, ``calibrate``.
+"""The simulation commands of ``headroom``: ``bound``, ``simulate``, ``reproduce``, ``calibrate``,
+``replay``.
 
 Each paper's subpackage adds its own subcommands (``app/sim/<paper>/cli.py``); this module
 creates the command groups and asks each paper for its entries, in the order `--help` lists
@@ -13,6 +14,7 @@ from app.sim.dra import cli as dra_cli
 from app.sim.moments import cli as moments_cli
 from app.sim.rms import cli as rms_cli
 from app.sim.thor import cli as thor_cli
+from app.sim.trace import cli as trace_cli
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     thor_cli.add_simulate_parser(experiments)
     rms_cli.add_simulate_parser(experiments)
     moments_cli.add_simulate_parser(experiments)
+    trace_cli.add_simulate_parser(experiments)
 
     rep = sub.add_parser("reproduce", help="rerun a paper's experiments into docs/reproduction")
     which = rep.add_subparsers(dest="paper", required=True)
@@ -35,3 +38,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     # ``headroom calibrate``: tune a policy's threshold by simulation so it meets an SLA.
     moments_cli.add_calibrate_parser(sub)
+
+    # ``headroom replay``: a real job trace against a running service, over HTTP.
+    trace_cli.add_replay_parser(sub)

@@ -1,0 +1,1 @@
+"""Job-level traces (the Alibaba 2018 batch sample): loader, simulation, HTTP replay."""
