@@ -110,7 +110,7 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
     """Rename a cluster: an admin write, so it bumps the generation (the ETag)."""
     try:
         with ctx.sessions() as session, session.begin():
-            lock_cluster(session, cluster_id)
+            lock_cluster(session, ctx.families, cluster_id)
             cluster = session.get(Cluster, cluster_id)
             assert cluster is not None
             if if_match is not None and if_match != cluster.generation:
@@ -131,7 +131,7 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
 
 def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: int | None) -> None:
     with ctx.sessions() as session, session.begin():
-        lock_cluster(session, cluster_id)
+        lock_cluster(session, ctx.families, cluster_id)
         generation = session.execute(
             select(Cluster.generation).where(Cluster.id == cluster_id)).scalar_one()
         if if_match is not None and if_match != generation:
