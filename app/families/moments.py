@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from app.api.routes import deployments
-from app.api.schemas.moments import (AdmissionOut, MomentClusterCreate, MomentPolicy,
-                                     ScaleInOut, ScaleOutOut)
+from app.api.schemas.moments import (
+                                     AdmissionOut,
+                                     MomentClusterCreate,
+                                     MomentPolicy,
+                                     ScaleInOut,
+                                     ScaleOutOut,
+)
 from app.families.base import Family
 from app.policies.moments.family import MomentFamily
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from app.api.routes import placement as jobs
-from app.api.schemas.clusters import (BestFitPolicy, ClusterCreate, DraPolicy, FirstFitPolicy,
-                                      PowerOfDPolicy)
+from app.api.schemas.clusters import (
+                                      BestFitPolicy,
+                                      ClusterCreate,
+                                      DraPolicy,
+                                      FirstFitPolicy,
+                                      PowerOfDPolicy,
+)
 from app.api.schemas.events import PlacementOut, ReleaseOut
 from app.families.base import Family
 from app.policies.placement import PlacementFamily

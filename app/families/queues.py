@@ -9,8 +9,13 @@ from __future__ import annotations
 from app.api.routes import placement as jobs
 from app.api.routes import queues as routes
 from app.api.schemas.clusters import ClusterCreate
-from app.api.schemas.queues import (GreedyQueuePolicy, QueueArrivalOut, QueueReleaseOut,
-                                    RmsPolicy, TickOut)
+from app.api.schemas.queues import (
+                                    GreedyQueuePolicy,
+                                    QueueArrivalOut,
+                                    QueueReleaseOut,
+                                    RmsPolicy,
+                                    TickOut,
+)
 from app.families.base import Family
 from app.policies.rms.family import QueueFamily
 from app.service.clock import QueueClock

@@ -4,7 +4,11 @@ served under /v1/reservations."""
 from __future__ import annotations
 
 from app.api.routes import reservations
-from app.api.schemas.reservations import ObservationOut, ReservationCreate, ReservationPolicy
+from app.api.schemas.reservations import (
+    ObservationOut,
+    ReservationCreate,
+    ReservationPolicy,
+)
 from app.families.base import Family
 from app.policies.thor.family import ReservationFamily
 

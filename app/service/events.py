@@ -27,8 +27,14 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import OperationalError
 
-from app.errors import (Busy, ClusterNotFound, Conflict, IdempotencyKeyReused, Unprocessable,
-                        from_policy_error)
+from app.errors import (
+    Busy,
+    ClusterNotFound,
+    Conflict,
+    IdempotencyKeyReused,
+    Unprocessable,
+    from_policy_error,
+)
 from app.families.base import FamilyRegistry, NothingToDo
 from app.policies.errors import PolicyError
 from app.policies.protocol import FamilyEngine

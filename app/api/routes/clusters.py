@@ -7,10 +7,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import (Auth, Ctx, IdempotencyKey, if_match_generation,
-                                 require_cluster)
-from app.api.schemas.clusters import (ClusterCreate, ClusterOut, ClusterPage, ClusterUpdate,
-                                      spec_errors)
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    if_match_generation,
+    require_cluster,
+)
+from app.api.schemas.clusters import (
+    ClusterCreate,
+    ClusterOut,
+    ClusterPage,
+    ClusterUpdate,
+    spec_errors,
+)
 from app.api.schemas.common import NAME_PATTERN
 from app.api.schemas.events import EventPage
 from app.errors import Unprocessable

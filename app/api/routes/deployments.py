@@ -11,9 +11,21 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, IdempotencyKey, event_id_from, require_cluster
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    event_id_from,
+    require_cluster,
+)
 from app.api.schemas.common import ClientId
-from app.api.schemas.moments import AdmissionOut, DeploymentIn, ScaleEvent, ScaleInOut, ScaleOutOut
+from app.api.schemas.moments import (
+    AdmissionOut,
+    DeploymentIn,
+    ScaleEvent,
+    ScaleInOut,
+    ScaleOutOut,
+)
 from app.service.events import dry_run, read_engine, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}/deployments", tags=["deployments"],

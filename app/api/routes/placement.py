@@ -13,10 +13,22 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from app.api.problems import responses
-from app.api.routes.deps import (Auth, Ctx, IdempotencyKey, answer_with, event_id_from,
-                                 require_cluster)
-from app.api.schemas.events import (ArrivalIn, ArrivalOut, BatchIn, BatchOut, DepartureIn,
-                                    DepartureOut)
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    answer_with,
+    event_id_from,
+    require_cluster,
+)
+from app.api.schemas.events import (
+    ArrivalIn,
+    ArrivalOut,
+    BatchIn,
+    BatchOut,
+    DepartureIn,
+    DepartureOut,
+)
 from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
 from app.service.events import apply_batch, dry_run, submit_event

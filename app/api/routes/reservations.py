@@ -10,11 +10,23 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import (Auth, Ctx, IdempotencyKey, event_id_from,
-                                 if_match_generation, require_cluster)
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    event_id_from,
+    if_match_generation,
+    require_cluster,
+)
 from app.api.schemas.common import NAME_PATTERN
-from app.api.schemas.reservations import (HistoryPage, ObservationIn, ObservationOut,
-                                          ReservationCreate, ReservationOut, ReservationPage)
+from app.api.schemas.reservations import (
+    HistoryPage,
+    ObservationIn,
+    ObservationOut,
+    ReservationCreate,
+    ReservationOut,
+    ReservationPage,
+)
 from app.errors import Unprocessable
 from app.policies.thor.family import ReservationFamily
 from app.service import clusters as service

@@ -12,8 +12,13 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from app.policies.protocol import Event, FamilyEngine, Spec
-from app.policies.thor import (RESERVATION_POLICIES, ReservationDecision, ReservationStream,
-                               make_stream, stream_from_state)
+from app.policies.thor import (
+    RESERVATION_POLICIES,
+    ReservationDecision,
+    ReservationStream,
+    make_stream,
+    stream_from_state,
+)
 from app.policies.thor.errors import PeriodConflict
 
 
