@@ -78,7 +78,7 @@ def list_clusters(ctx: Ctx, principal: Auth,
 
 
 @router.get("/{cluster_id}", response_model=ClusterOut, operation_id="getCluster",
-            summary="Read a cluster's declaration", responses=responses(404))
+            summary="Read a cluster's declaration", responses=responses(404, 409))
 def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response,
                 request: Request) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
@@ -102,7 +102,7 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
 
 @router.delete("/{cluster_id}", status_code=status.HTTP_204_NO_CONTENT,
                operation_id="deleteCluster", summary="Delete a cluster and its log",
-               responses=responses(404, 412, 422, 503))
+               responses=responses(404, 409, 412, 422, 503))
 def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
     require_cluster(request, principal, cluster_id, "admin", CLUSTER_FAMILIES)
@@ -111,7 +111,7 @@ def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
 
 
 @router.get("/{cluster_id}/events", response_model=EventPage, operation_id="listEvents",
-            summary="The cluster's decision log, oldest first", responses=responses(404, 422))
+            summary="The cluster's decision log, oldest first", responses=responses(404, 409, 422))
 def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
@@ -122,7 +122,7 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
 
 
 @router.get("/{cluster_id}/state", operation_id="getClusterState",
-            summary="What the policy engine holds now", responses=responses(404))
+            summary="What the policy engine holds now", responses=responses(404, 409))
 def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
 
@@ -134,7 +134,7 @@ def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[
 
 
 @router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",
-            summary="One server: configuration, jobs, group", responses=responses(404))
+            summary="One server: configuration, jobs, group", responses=responses(404, 409))
 def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth, request: Request
            ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", (PLACEMENT,))

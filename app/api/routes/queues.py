@@ -19,7 +19,7 @@ from app.api.schemas.queues import JobOut, TickIn, TickOut
 from app.service.events import read_engine, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["queues"],
-                   responses=responses(401, 403, 404))
+                   responses=responses(401, 403, 404, 409))
 
 
 @router.post("/tick", response_model=TickOut, operation_id="postTick",

@@ -79,7 +79,7 @@ def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500
 
 @router.get("/{reservation_id}", response_model=ReservationOut, operation_id="getReservation",
             summary="A stream: reservation in force, violation rate vs ε, queues, cost so far",
-            responses=responses(404))
+            responses=responses(404, 409))
 def get(reservation_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
     require_cluster(request, principal, reservation_id, "read")
     view = service.get_cluster(ctx, reservation_id, reservation_view)
@@ -89,7 +89,7 @@ def get(reservation_id: str, ctx: Ctx, principal: Auth, request: Request) -> dic
 
 @router.delete("/{reservation_id}", status_code=status.HTTP_204_NO_CONTENT,
                operation_id="deleteReservation", summary="Delete a stream and its history",
-               responses=responses(404, 412, 422, 503))
+               responses=responses(404, 409, 412, 422, 503))
 def delete(reservation_id: str, ctx: Ctx, principal: Auth, request: Request,
            if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
     require_cluster(request, principal, reservation_id, "admin")
@@ -112,7 +112,7 @@ def observe(reservation_id: str, body: ObservationIn, ctx: Ctx, principal: Auth,
 @router.get("/{reservation_id}/history", response_model=HistoryPage,
             operation_id="getReservationHistory",
             summary="Per period: demand, reservation, violation (oldest first, cursor paging)",
-            responses=responses(404, 422))
+            responses=responses(404, 409, 422))
 def history(reservation_id: str, ctx: Ctx, principal: Auth, request: Request,
             limit: Annotated[int, Query(ge=1, le=1000)] = 100,
             cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
