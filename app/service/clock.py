@@ -82,7 +82,10 @@ class QueueClock:
     def describe(self, engine: QueueFamily, created_at: datetime) -> dict[str, Any]:
         if engine.clock != "wall":
             return {}
-        # Time units the engine's clock trails the wall clock: grows while the tick loop's
-        # per-pass budget cannot keep up with the cluster's clocks.
-        return {"clock": engine.clock_view(
-            max(0.0, wall_time(engine, created_at) - engine.engine.now))}
+        # Time units the engine's clock trails the wall clock while something is due: grows
+        # while the tick loop's per-pass budget cannot keep up with the cluster's clocks. An
+        # engine with nothing due (a greedy queue, or RMS before its next clock) is not
+        # behind, so the view of a cluster nothing happens to stays the same.
+        wall, scheduler = wall_time(engine, created_at), engine.engine
+        due = scheduler.next_event_time() <= wall
+        return {"clock": engine.clock_view(max(0.0, wall - scheduler.now) if due else 0.0)}
