@@ -44,11 +44,6 @@ class ClusterNotFound(NotFound):
     title = "Cluster not found"
 
 
-class ReservationNotFound(NotFound):
-    code = "reservation_not_found"
-    title = "Reservation not found"
-
-
 class Conflict(HeadroomError):
     status, code, title = 409, "conflict", "Conflict"
 
