@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.policies.base import DuplicateJob, PolicyError, UnknownJob, UnknownJobType, UnknownServer
-from app.policies.rms import errors as rms
+from app.policies.errors import Category, PolicyError
 
 
 class HeadroomError(Exception):
@@ -45,17 +44,18 @@ class ClusterNotFound(NotFound):
     title = "Cluster not found"
 
 
-class ReservationNotFound(NotFound):
-    code = "reservation_not_found"
-    title = "Reservation not found"
-
-
 class Conflict(HeadroomError):
     status, code, title = 409, "conflict", "Conflict"
 
 
 class NameTaken(Conflict):
     code, title = "name_taken", "Name already in use"
+
+
+class WrongClusterKind(Conflict):
+    """The id names a cluster (or reservation stream) of a family this route does not serve."""
+
+    code, title = "wrong_cluster_kind", "Cluster of another kind"
 
 
 class IdempotencyKeyReused(Conflict):
@@ -84,27 +84,15 @@ class StateDivergence(HeadroomError):
     status, code, title = 500, "state_divergence", "Engine state diverged from the log"
 
 
-# Engine refusals and the HTTP status each one means.
-POLICY_ERROR_STATUS: dict[type[PolicyError], tuple[int, str]] = {
-    UnknownJobType: (404, "Unknown job type"),
-    UnknownJob: (404, "Unknown job"),
-    UnknownServer: (404, "Unknown server"),
-    DuplicateJob: (409, "Job already running"),
-    rms.UnknownJobTypeError: (404, "Unknown job type"),
-    rms.UnknownJobError: (404, "Unknown job"),
-    rms.DuplicateJobError: (409, "Job already known"),
-    rms.JobNotRunningError: (409, "Job is not running"),
-    rms.TimeWentBackwardsError: (409, "Time went backwards"),
-}
+# What each category of engine refusal means over HTTP: the one table (a refusal's code and
+# title come from its class, app/policies/errors.py and each family's errors module).
+CATEGORY_STATUS: dict[Category, int] = {
+    "invalid": 422, "not_found": 404, "conflict": 409, "unsupported": 422}
 
 
 def from_policy_error(exc: PolicyError) -> HeadroomError:
-    status, title = POLICY_ERROR_STATUS.get(type(exc), (422, "Request refused by the policy"))
-    if exc.code == "period_conflict":
-        status, title = 409, "Period out of order"
-    status = getattr(exc, "status", status)
-    field = getattr(exc, "field", None)
+    field = exc.field
     err = HeadroomError(exc.detail, errors=[{"field": field, "message": exc.detail}]
                         if field else None)
-    err.status, err.code, err.title = status, exc.code, title
+    err.status, err.code, err.title = CATEGORY_STATUS[exc.category], exc.code, exc.title
     return err

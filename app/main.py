@@ -13,9 +13,9 @@ from fastapi_offline import FastAPIOffline
 from app import __version__
 from app.api import problems
 from app.api.middleware import RequestContextMiddleware
-from app.api.routes import (clusters, deployments, health, keys, placement, queues,
-                            reservations)
+from app.api.routes import clusters, health, keys
 from app.config import Settings, get_settings
+from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
 from app.service.ticker import TickLoop
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
     settings = settings or get_settings()
     if configure_logs:
         configure_logging(settings.log_level)
-    ctx = ServiceContext.from_settings(settings)
+    ctx = ServiceContext.from_settings(settings, REGISTRY)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -80,10 +80,8 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
     problems.document_problems(app)
     app.include_router(health.router)
     app.include_router(clusters.router)
-    app.include_router(placement.router)
-    app.include_router(queues.router)
-    app.include_router(deployments.router)
-    app.include_router(reservations.router)
+    for router in REGISTRY.routers():  # each family's own routes, as it declares them
+        app.include_router(router)
     app.include_router(keys.router)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,
                        max_body_bytes=settings.max_body_bytes)

@@ -147,7 +147,7 @@ def audit(database_url: str, cid: str, result: LoadResult) -> dict[str, int]:
     from sqlalchemy import create_engine, text
 
     from app.service.engines import DELIVERY_KEYS
-    from app.service.policies import family_for
+    from app.families.registry import REGISTRY
 
     engine = create_engine(database_url)
     with engine.connect() as conn:
@@ -167,11 +167,12 @@ def audit(database_url: str, cid: str, result: LoadResult) -> dict[str, int]:
     assert len(logged) == len(rows), "an event id was logged twice"
 
     # Replaying the log re-decides every event identically and never overfills a server.
-    family = family_for(kind)
-    eng = family.build(spec)
+    family = REGISTRY.family_for(kind)
+    adapter = family.build(spec)
+    eng = adapter.engine
     cap = [eng.model.capacity(s) for s in range(eng.model.num_servers)]
     for r in rows:
-        got = family.apply(eng, r.request)
+        got = adapter.apply(r.request).to_dict()
         want = {k: v for k, v in r.response.items() if k not in DELIVERY_KEYS}
         assert got == want, (r.seq, got, want)
         for s in range(eng.model.num_servers):

@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 from app.api.problems import problem
+from app.errors import PayloadTooLarge
 from app.logs import request_id
 from app.metrics import Metrics
 
@@ -96,9 +97,10 @@ class RequestContextMiddleware:
         return b"".join(chunks)
 
     async def _too_large(self, scope, receive, send) -> None:  # noqa: ANN001
-        response = problem(413, "payload_too_large", "Request body too large",
-                           f"request bodies are limited to {self.max_body} bytes",
-                           _printable(scope["path"]), headers={"connection": "close"})
+        exc = PayloadTooLarge(f"request bodies are limited to {self.max_body} bytes",
+                              headers={"connection": "close"})
+        response = problem(exc.status, exc.code, exc.title, exc.detail,
+                           _printable(scope["path"]), headers=exc.headers)
         await response(scope, receive, send)
 
 def _control_character(scope: dict[str, Any], body: bytes) -> str | None:

@@ -40,7 +40,8 @@ STATUS_DESCRIPTIONS = {
     401: "Missing or invalid API key",
     403: "The API key lacks the scope, or the cluster belongs to another owner",
     404: "No such cluster, job, job type, server or key",
-    409: "Conflict: an event id reused with another body, a job already running, a name taken",
+    409: "Conflict: an event id reused with another body, a job already known, a name taken, "
+         "or a cluster of another kind than the route serves (wrong_cluster_kind)",
     412: "If-Match does not match the current generation",
     413: "Request body too large",
     422: "Invalid request; `errors` names each offending field",

@@ -1,14 +1,28 @@
-"""Refusals shared by the placement engines, each with a stable machine-readable ``code``."""
+"""Refusals of the policy engines: each has a stable machine-readable ``code`` and a coarse
+``category`` (what kind of refusal it is), which the service turns into an HTTP status with one
+table (``app/errors.py``); ``title`` is the problem document's title.
+
+Every family declares its own refusals in its errors module, as subclasses of ``PolicyError``;
+those shared by every placement-like family (unknown job type, duplicate job...) live here.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
+
+# invalid: the request is malformed for this engine; not_found: it names something the engine
+# does not hold; conflict: it contradicts the engine's state (a duplicate, time going back);
+# unsupported: the engine cannot do what is asked (a dry run of a queue).
+Category = Literal["invalid", "not_found", "conflict", "unsupported"]
 
 
 class PolicyError(Exception):
-    """A request the engine refuses; carries a stable machine-readable code."""
+    """A request the engine refuses, before mutating anything."""
 
     code: ClassVar[str] = "policy_error"
+    category: ClassVar[Category] = "invalid"
+    title: ClassVar[str] = "Request refused by the policy"
+    field: str | None = None  # the request field at fault, when one is
 
     def __init__(self, detail: str):
         super().__init__(detail)
@@ -16,28 +30,49 @@ class PolicyError(Exception):
 
 
 class UnknownJobType(PolicyError):
-    code = "unknown_job_type"
+    code, category, title = "unknown_job_type", "not_found", "Unknown job type"
 
-    def __init__(self, name: str):
+    def __init__(self, name: object):
         super().__init__(f"job type {name!r} is not declared by this cluster")
 
 
 class UnknownJob(PolicyError):
-    code = "unknown_job"
+    code, category, title = "unknown_job", "not_found", "Unknown job"
 
-    def __init__(self, job_id: str):
+    def __init__(self, job_id: object):
         super().__init__(f"job {job_id!r} is not running in this cluster")
 
 
 class DuplicateJob(PolicyError):
-    code = "job_already_running"
+    """One code for placement and queues: a job id the cluster already holds (running, or for
+    a queue also waiting or recently finished). Issue #13 unified ``job_already_running``
+    (placement) and ``job_already_known`` (queues) under this one."""
+
+    code, category, title = "job_already_known", "conflict", "Job already known"
 
     def __init__(self, job_id: str):
         super().__init__(f"job {job_id!r} is already running in this cluster")
 
 
 class UnknownServer(PolicyError):
-    code = "unknown_server"
+    code, category, title = "unknown_server", "not_found", "Unknown server"
 
     def __init__(self, server_id: str):
         super().__init__(f"server {server_id!r} does not exist in this cluster")
+
+
+class NoDryRun(PolicyError):
+    """The engine cannot decide this event without deciding it for real."""
+
+    code, category, title = "dry_run_unsupported", "unsupported", "Dry run not supported"
+
+
+class ClockRefused(PolicyError):
+    """``at``/``until`` given where the wall clock rules or where no time is taken, missing
+    where clients keep time, or too far ahead for one event."""
+
+    code = "validation_error"
+
+    def __init__(self, field_name: str, detail: str):
+        super().__init__(f"{field_name}: {detail}")
+        self.field = field_name

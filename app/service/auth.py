@@ -15,20 +15,28 @@ import secrets
 import threading
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from app.config import Settings
 from app.errors import ClusterNotFound, Forbidden, NotFound, Unauthorized, Unprocessable
 from app.store.models import ApiKey, Cluster, as_utc, utcnow
-
-if TYPE_CHECKING:  # the context holds an AuthCache, so it imports this module
-    from app.service.context import ServiceContext
 
 SCOPES = ("admin", "write", "read")
 IMPLIED = {"admin": {"admin", "write", "read"}, "write": {"write", "read"}, "read": {"read"}}
 KEY_PREFIX = "hr_"
+
+
+class AuthContext(Protocol):
+    """What this module needs of the service context (which holds an ``AuthCache``, so this
+    module does not import it)."""
+
+    settings: Settings
+    sessions: sessionmaker[Session]
+    auth_cache: AuthCache
+    cluster_owners: dict[str, tuple[float, str, str, str]]
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,7 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def create_key(ctx: ServiceContext, owner: str, scopes: list[str],
+def create_key(ctx: AuthContext, owner: str, scopes: list[str],
                clusters: list[str] | None = None, description: str = "",
                created_by: str | None = None) -> dict[str, Any]:
     """Mint a key. ``clusters`` limits a write key to these of the owner's clusters, given by
@@ -126,7 +134,7 @@ def key_view(row: ApiKey, names: dict[str, str]) -> dict[str, Any]:
             "revoked_at": as_utc(row.revoked_at).isoformat() if row.revoked_at else None}
 
 
-def list_keys(ctx: ServiceContext, owner: str) -> list[dict[str, Any]]:
+def list_keys(ctx: AuthContext, owner: str) -> list[dict[str, Any]]:
     with ctx.sessions() as session:
         rows = session.scalars(select(ApiKey).where(ApiKey.owner == owner)
                                .order_by(ApiKey.created_at, ApiKey.id)).all()
@@ -134,7 +142,7 @@ def list_keys(ctx: ServiceContext, owner: str) -> list[dict[str, Any]]:
         return [key_view(r, names) for r in rows]
 
 
-def revoke_key(ctx: ServiceContext, owner: str, key_id: str) -> None:
+def revoke_key(ctx: AuthContext, owner: str, key_id: str) -> None:
     with ctx.sessions() as session, session.begin():
         done = session.execute(update(ApiKey).where(
             ApiKey.id == key_id, ApiKey.owner == owner, ApiKey.revoked_at.is_(None))
@@ -170,7 +178,7 @@ class AuthCache:
             self._items.clear()
 
 
-def authenticate(ctx: ServiceContext, secret: str | None) -> Principal:
+def authenticate(ctx: AuthContext, secret: str | None) -> Principal:
     if ctx.settings.auth_disabled:
         return ANONYMOUS_ADMIN
     if not secret:
@@ -189,7 +197,7 @@ def authenticate(ctx: ServiceContext, secret: str | None) -> Principal:
     return principal
 
 
-def cluster_owner(ctx: ServiceContext, cluster_id: str) -> tuple[str, str, str]:
+def cluster_owner(ctx: AuthContext, cluster_id: str) -> tuple[str, str, str]:
     """(owner, name, policy kind) of a cluster or reservation stream, cached per process for
     HEADROOM_AUTH_CACHE_SECONDS: owner and kind never change (key limits hold ids, so a rename
     changes no permission)."""

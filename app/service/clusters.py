@@ -13,7 +13,6 @@ from sqlalchemy.exc import IntegrityError
 from app.errors import ClusterNotFound, IdempotencyKeyReused, NameTaken, PreconditionFailed
 from app.service.context import ServiceContext
 from app.service.events import lock_cluster
-from app.service.policies import RESERVATION_POLICIES
 from app.store.models import Cluster, IdempotencyKey, as_utc, utcnow
 
 CREATE_SCOPE = "clusters.create"
@@ -37,7 +36,8 @@ def _name_taken(ctx: ServiceContext, owner: str, name: str) -> NameTaken:
             Cluster.owner == owner, Cluster.name == name)).first()
     if holder is None:  # deleted since the conflict
         return NameTaken(f"you already have a cluster named {name!r}")
-    noun = "reservation stream" if holder.policy_kind in RESERVATION_POLICIES else "cluster"
+    collection = ctx.families.family_for(holder.policy_kind).collection
+    noun = "reservation stream" if collection == "reservations" else "cluster"
     return NameHeld(f"you already have a {noun} named {name!r}: {holder.id}", holder.id)
 
 
@@ -137,7 +137,7 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
     owner = None
     try:
         with ctx.sessions() as session, session.begin():
-            lock_cluster(session, cluster_id)
+            lock_cluster(session, ctx.families, cluster_id)
             cluster = session.get(Cluster, cluster_id)
             assert cluster is not None
             owner = cluster.owner
@@ -160,7 +160,7 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
 
 def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: int | None) -> None:
     with ctx.sessions() as session, session.begin():
-        lock_cluster(session, cluster_id)
+        lock_cluster(session, ctx.families, cluster_id)
         generation = session.execute(
             select(Cluster.generation).where(Cluster.id == cluster_id)).scalar_one()
         if if_match is not None and if_match != generation:

@@ -1,16 +1,20 @@
-"""What a request needs from the process: settings, database sessions, the engine cache."""
+"""What a request needs from the process: settings, database sessions, the engine cache, the
+group-commit queues and the declared policy families."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
+from app.families.base import FamilyRegistry
 from app.metrics import Metrics
 from app.service.auth import AuthCache
 from app.service.engines import EngineCache
+from app.service.group_commit import GroupCommit
 from app.store.db import make_engine, make_sessionmaker
 
 
@@ -20,6 +24,10 @@ class ServiceContext:
     db: Engine
     sessions: sessionmaker[Session]
     engines: EngineCache
+    # Injected by the application (app/main.py), which knows the declarations; a context
+    # built without them (the CLI's key commands) serves no cluster.
+    families: FamilyRegistry = field(default_factory=FamilyRegistry)
+    groups: GroupCommit[Any] = field(default_factory=GroupCommit)
     metrics: Metrics = field(default_factory=Metrics)
     auth_cache: AuthCache | None = None
     cluster_owners: dict[str, tuple[float, str, str, str]] = field(default_factory=dict)
@@ -29,10 +37,12 @@ class ServiceContext:
             self.auth_cache = AuthCache(self.settings.auth_cache_seconds)
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> ServiceContext:
+    def from_settings(cls, settings: Settings, families: FamilyRegistry | None = None
+                      ) -> ServiceContext:
         db = make_engine(settings)
         return cls(settings=settings, db=db, sessions=make_sessionmaker(db),
-                   engines=EngineCache(settings.engine_cache_size))
+                   engines=EngineCache(settings.engine_cache_size),
+                   families=families or FamilyRegistry())
 
     def close(self) -> None:
         self.db.dispose()

@@ -13,11 +13,8 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import weakref
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -26,7 +23,8 @@ from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.orm import Session
 
 from app.errors import StateDivergence
-from app.service.policies import family_for
+from app.families.base import Family
+from app.policies.protocol import FamilyEngine
 from app.store.models import Cluster, Event, Snapshot, utcnow
 
 log = logging.getLogger("headroom.engines")
@@ -41,55 +39,30 @@ Executor = Connection | Session
 
 @dataclass(frozen=True)
 class ClusterRow:
-    """What the decision path needs of a cluster row (the spec is read only to build)."""
+    """What the decision path needs of a cluster row (the spec is read only to build), with
+    its family resolved once, where the row is read."""
 
     id: str
     version: int
     policy_kind: str
+    family: Family[Any]
     created_at: datetime | None = None  # the origin of a queued cluster's wall clock
 
 
 @dataclass
 class Loaded:
-    engine: Any
+    engine: FamilyEngine[Any]
     version: int
 
 
 class EngineCache:
+    """Engines by cluster id, least recently used evicted first."""
+
     def __init__(self, capacity: int):
         self.capacity = capacity
         self._items: OrderedDict[str, Loaded] = OrderedDict()
         self._lock = threading.Lock()
-        self._mutexes: weakref.WeakValueDictionary[str, threading.Lock] = \
-            weakref.WeakValueDictionary()
-        self._queues: dict[str, list[Any]] = {}
         self.loads = 0  # full loads (snapshot + replay), for tests and metrics
-
-    def enqueue(self, cluster_id: str, pending: Any) -> None:
-        """Queue an event for the next transaction of this cluster (group commit)."""
-        with self._lock:
-            self._queues.setdefault(cluster_id, []).append(pending)
-
-    def drain(self, cluster_id: str, limit: int) -> list[Any]:
-        with self._lock:
-            queue = self._queues.get(cluster_id, [])
-            group, rest = queue[:limit], queue[limit:]
-            if rest:
-                self._queues[cluster_id] = rest
-            else:
-                self._queues.pop(cluster_id, None)
-            return group
-
-    @contextmanager
-    def exclusive(self, cluster_id: str) -> Iterator[None]:
-        """Hold this process's mutex for one cluster (see the module docstring)."""
-        with self._lock:
-            mutex = self._mutexes.get(cluster_id)
-            if mutex is None:
-                mutex = threading.Lock()
-                self._mutexes[cluster_id] = mutex
-        with mutex:
-            yield
 
     def checkout(self, conn: Executor, cluster: ClusterRow) -> Loaded:
         with self._lock:
@@ -123,7 +96,7 @@ class EngineCache:
 
     def _load(self, conn: Executor, cluster: ClusterRow) -> Loaded:
         self.loads += 1
-        family = family_for(cluster.policy_kind)
+        family = cluster.family
         spec = conn.execute(select(Cluster.spec).where(Cluster.id == cluster.id)).scalar_one()
         snap = conn.execute(
             select(Snapshot.seq, Snapshot.state).where(Snapshot.cluster_id == cluster.id,
@@ -137,7 +110,6 @@ class EngineCache:
 
 def _replay(conn: Executor, cluster: ClusterRow, item: Loaded, upto: int) -> None:
     """Apply logged events (item.version, upto] and check each gives the logged decision."""
-    family = family_for(cluster.policy_kind)
     rows = conn.execute(
         select(Event.seq, Event.request, Event.response)
         .where(Event.cluster_id == cluster.id, Event.seq > item.version, Event.seq <= upto)
@@ -145,7 +117,7 @@ def _replay(conn: Executor, cluster: ClusterRow, item: Loaded, upto: int) -> Non
     for row in rows:
         if row.seq != item.version + 1:
             raise StateDivergence(f"cluster {cluster.id}: log has a gap before seq {row.seq}")
-        got = family.apply(item.engine, row.request)
+        got = item.engine.apply(row.request).to_dict()
         want = {k: v for k, v in row.response.items() if k not in DELIVERY_KEYS}
         # Plain equality first (cheap); the canonical form settles what only the storage
         # changed: container types (a tuple in an engine's details) and, in rows written
@@ -177,8 +149,7 @@ def _canonical(value: Any) -> Any:
 
 
 def write_snapshot(conn: Executor, cluster: ClusterRow, item: Loaded, keep: int = 2) -> None:
-    family = family_for(cluster.policy_kind)
-    blob = zlib.compress(json.dumps(family.snapshot(item.engine),
+    blob = zlib.compress(json.dumps(item.engine.to_state(),
                                     separators=(",", ":")).encode(), 1)
     conn.execute(insert(Snapshot).values(cluster_id=cluster.id, seq=item.version, state=blob,
                                          created_at=utcnow()))

@@ -20,21 +20,30 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import OperationalError
 
-from app.errors import (Busy, ClusterNotFound, Conflict, IdempotencyKeyReused, Unprocessable,
-                        from_policy_error)
-from app.policies.base import PolicyError
+from app.errors import (
+    Busy,
+    ClusterNotFound,
+    Conflict,
+    IdempotencyKeyReused,
+    Unprocessable,
+    from_policy_error,
+)
+from app.families.base import FamilyRegistry, NothingToDo
+from app.policies.errors import PolicyError
+from app.policies.protocol import FamilyEngine
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
-from app.service.policies import family_for
 from app.store.models import Cluster, Event, utcnow
 
 log = logging.getLogger("headroom.events")
+T = TypeVar("T")
 
 # Most single events one transaction decides; the rest wait for the next one.
 MAX_GROUP = 256
@@ -73,8 +82,10 @@ def request_hash(event: dict[str, Any]) -> str:
                                      separators=(",", ":")).encode()).hexdigest()
 
 
-def lock_cluster(conn: Executor, cluster_id: str, *, lock: bool = True) -> ClusterRow:
-    """The cluster's row, locked for this transaction (``lock=False``: just read it)."""
+def lock_cluster(conn: Executor, families: FamilyRegistry, cluster_id: str, *,
+                 lock: bool = True) -> ClusterRow:
+    """The cluster's row, locked for this transaction (``lock=False``: just read it), with
+    its family."""
     stmt = select(Cluster.id, Cluster.version, Cluster.policy_kind, Cluster.created_at
                   ).where(Cluster.id == cluster_id)
     bind = conn if isinstance(conn, Connection) else conn.get_bind()
@@ -88,14 +99,16 @@ def lock_cluster(conn: Executor, cluster_id: str, *, lock: bool = True) -> Clust
         raise
     if row is None:
         raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
-    return ClusterRow(row.id, row.version, row.policy_kind, row.created_at)
+    family = families.family_for(row.policy_kind)
+    return ClusterRow(row.id, row.version, row.policy_kind, family,
+                      row.created_at if family.needs_created_at else None)
 
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """Decide one event, group-committed with whatever else is queued for the cluster."""
     pending = Pending(event, request_hash(event))
-    ctx.engines.enqueue(cluster_id, pending)
-    with ctx.engines.exclusive(cluster_id):
+    ctx.groups.enqueue(cluster_id, pending)
+    with ctx.groups.exclusive(cluster_id):
         # A loop, not an if: with more than MAX_GROUP events queued ahead of ours, one
         # transaction may not reach it.
         while not pending.done:
@@ -111,7 +124,7 @@ def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any
         raise Unprocessable("event ids within one request must be distinct",
                             errors=[{"field": "events", "message": "duplicate event_id"}])
     group = [Pending(e, request_hash(e)) for e in events]
-    with ctx.engines.exclusive(cluster_id):
+    with ctx.groups.exclusive(cluster_id):
         _decide(ctx, cluster_id, group, all_or_nothing=True)
     return [p.result() for p in group]
 
@@ -153,7 +166,7 @@ def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
             continue
         except BaseException as exc:
             if drain and not group:  # failed before draining: the queued events share the fate
-                group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
+                group.extend(ctx.groups.drain(cluster_id, MAX_GROUP))
             for p in group:
                 if not p.done:
                     p.error, p.done = exc, True
@@ -175,11 +188,10 @@ def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
 def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pending],
                            all_or_nothing: bool, drain: bool) -> Loaded | None:
     with ctx.db.begin() as conn:
-        cluster = lock_cluster(conn, cluster_id)
+        cluster = lock_cluster(conn, ctx.families, cluster_id)
         if drain:
-            group.extend(ctx.engines.drain(cluster_id, MAX_GROUP))
-        family = family_for(cluster.policy_kind)
-        stamp = getattr(family, "stamp", None)
+            group.extend(ctx.groups.drain(cluster_id, MAX_GROUP))
+        time = cluster.family.time
         ids = list({p.event["event_id"] for p in group})
         logged = {r.event_id: r for r in conn.execute(
             select(Event.event_id, Event.seq, Event.request_hash, Event.response)
@@ -193,10 +205,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
             eid = p.event["event_id"]
             row = logged.get(eid)
             twin = first.get(eid)
-            if p.event["kind"] not in family.event_kinds:
-                p.error = Conflict(f"a {cluster.policy_kind} cluster does not take "
-                                   f"{p.event['kind']} events")
-            elif (row is not None and row.request_hash != p.hash) or \
+            if (row is not None and row.request_hash != p.hash) or \
                     (twin is not None and twin.hash != p.hash):
                 p.error = IdempotencyKeyReused(
                     f"event_id {eid!r} was already used for another request")
@@ -210,18 +219,19 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
                     item = ctx.engines.checkout(conn, cluster)
                 request = _semantic(p.event)
                 try:
-                    if stamp is not None:  # the log keeps the stamped request, for replay
-                        request = stamp(item.engine, cluster.created_at, request)
-                    response = family.apply(item.engine, request)
+                    if time is not None:  # the log keeps the prepared request, for replay
+                        prepared = time.prepare(item.engine, cluster.created_at, request)
+                        if isinstance(prepared, NothingToDo):  # changes nothing: not logged
+                            p.answer = {**prepared.decision.to_dict(), "event_seq": None,
+                                        "replayed": False, "dry_run": False}
+                            continue
+                        request = prepared
+                    response = item.engine.apply(request).to_dict()
                 except PolicyError as exc:  # refused before mutating (engine contract)
                     p.error = from_policy_error(exc)
                 except Exception as exc:  # a bug: the engine may be half-changed
                     raise _Poisoned(p, exc) from exc
                 else:
-                    if response["decision"] == "idle":  # changed nothing: nothing to log
-                        p.answer = {**response, "event_seq": None, "replayed": False,
-                                    "dry_run": False}
-                        continue
                     item.version += 1
                     rows.append({"cluster_id": cluster.id, "seq": item.version,
                                  "event_id": eid, "kind": p.event["kind"],
@@ -264,12 +274,11 @@ def _answer(response: dict[str, Any], seq: int, *, replayed: bool) -> dict[str, 
 
 def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """Decide without committing: same lock and engine, nothing written, nothing mutated."""
-    with ctx.engines.exclusive(cluster_id), ctx.db.connect() as conn, conn.begin() as tx:
-        cluster = lock_cluster(conn, cluster_id)
-        family = family_for(cluster.policy_kind)
+    with ctx.groups.exclusive(cluster_id), ctx.db.connect() as conn, conn.begin() as tx:
+        cluster = lock_cluster(conn, ctx.families, cluster_id)
         item = ctx.engines.checkout(conn, cluster)
         try:
-            response = family.dry_run(item.engine, _semantic(event))
+            response = item.engine.dry_run(_semantic(event)).to_dict()
         except PolicyError as exc:
             raise from_policy_error(exc) from exc
         finally:
@@ -278,10 +287,11 @@ def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict
     return {**response, "event_seq": None, "replayed": False, "dry_run": True}
 
 
-def read_engine(ctx: ServiceContext, cluster_id: str, reader):  # noqa: ANN001, ANN201
+def read_engine(ctx: ServiceContext, cluster_id: str,
+                reader: Callable[[FamilyEngine[Any], ClusterRow], T]) -> T:
     """Run ``reader(engine, cluster)`` on the engine at the committed version (no row lock)."""
-    with ctx.engines.exclusive(cluster_id), ctx.db.begin() as conn:
-        cluster = lock_cluster(conn, cluster_id, lock=False)
+    with ctx.groups.exclusive(cluster_id), ctx.db.begin() as conn:
+        cluster = lock_cluster(conn, ctx.families, cluster_id, lock=False)
         item = ctx.engines.checkout(conn, cluster)
         try:
             return reader(item.engine, cluster)

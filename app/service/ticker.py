@@ -28,10 +28,10 @@ from typing import Any
 from sqlalchemy import select
 
 from app.errors import ClusterNotFound, HeadroomError
+from app.policies.rms.family import QueueFamily
+from app.service.clock import TICK_BUDGET_PER_PASS, wall_time
 from app.service.context import ServiceContext
 from app.service.events import submit_event
-from app.policies.rms.core import QueueScheduler
-from app.service.policies import QUEUE_POLICIES, TICK_BUDGET_PER_PASS, max_span, wall_time
 from app.store.models import Cluster
 
 log = logging.getLogger("headroom.ticker")
@@ -44,7 +44,7 @@ def wall_clock_clusters(ctx: ServiceContext) -> list[tuple[str, datetime]]:
     clock = Cluster.spec["policy"]["clock"].as_string()
     with ctx.db.connect() as conn:
         rows = conn.execute(select(Cluster.id, Cluster.created_at)
-                            .where(Cluster.policy_kind.in_(QUEUE_POLICIES), clock == "wall")
+                            .where(Cluster.policy_kind.in_(QueueFamily.kinds), clock == "wall")
                             ).all()
     return [(r.id, r.created_at) for r in rows]
 
@@ -52,9 +52,9 @@ def wall_clock_clusters(ctx: ServiceContext) -> list[tuple[str, datetime]]:
 def tick_cluster(ctx: ServiceContext, cluster_id: str, created_at: datetime
                  ) -> dict[str, Any] | None:
     """Fire what is due on one cluster; None when it was skipped (see ``_can_wait``)."""
-    with ctx.engines.exclusive(cluster_id):
+    with ctx.groups.exclusive(cluster_id):
         item = ctx.engines.peek(cluster_id)
-        if item is not None:
+        if item is not None and isinstance(item.engine, QueueFamily):
             with ctx.db.connect() as conn:
                 version = conn.execute(select(Cluster.version)
                                        .where(Cluster.id == cluster_id)).scalar()
@@ -66,17 +66,18 @@ def tick_cluster(ctx: ServiceContext, cluster_id: str, created_at: datetime
                                           "budget": TICK_BUDGET_PER_PASS})
 
 
-def _can_wait(engine: QueueScheduler, created_at: datetime) -> bool:
+def _can_wait(engine: QueueFamily, created_at: datetime) -> bool:
     """True when ticking now can wait: nothing is due, or no job waits and the clock is less
     than half a span (``max_span``) behind. Clocks that fire while no job waits only make and
     end dummy jobs, which no client sees until its next event, and that event fires them
     itself (the same draws: the engine's decisions do not depend on how time is split). So an
     idle RMS cluster writes a tick row every half span instead of every pass, and its next
     event never has more than half a span to catch up."""
-    behind = wall_time(engine, created_at) - engine.now
-    if engine.next_event_time() >= engine.now + behind:
+    scheduler = engine.engine
+    behind = wall_time(engine, created_at) - scheduler.now
+    if scheduler.next_event_time() >= scheduler.now + behind:
         return True
-    return not engine.queued and behind < max_span(engine) / 2
+    return not scheduler.queued and behind < engine.max_span / 2
 
 
 class TickLoop:

@@ -97,7 +97,8 @@ def test_dry_run_and_retry(client):
 def test_kinds_do_not_mix_and_state_survives_a_restart(client, app):
     cid = moment_cluster(client)["id"]
     assert_problem(client.post(f"/v1/clusters/{cid}/arrivals",
-                               json={"event_id": "e", "job_id": "j", "job_type": "x"}), 404)
+                               json={"event_id": "e", "job_id": "j", "job_type": "x"}), 409,
+                   "wrong_cluster_kind")
     for i in range(6):
         deploy(client, cid, f"d{i}", 2 + i, float(i))
     before = client.get(f"/v1/clusters/{cid}/state").json()

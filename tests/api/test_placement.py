@@ -101,7 +101,7 @@ def test_unknown_things_are_404_and_duplicates_409(client, cluster):
     assert_problem(arrive(client, "no-such-cluster", "e3", "j1"), 404, "cluster_not_found")
     assert_problem(client.get(f"/v1/clusters/{cid}/servers/rack-99"), 404, "unknown_server")
     arrive(client, cid, "e4", "j1")
-    assert_problem(arrive(client, cid, "e5", "j1"), 409, "job_already_running")
+    assert_problem(arrive(client, cid, "e5", "j1"), 409, "job_already_known")
     assert client.get(f"/v1/clusters/{cid}").json()["version"] == 1
 
 

@@ -10,7 +10,7 @@ from sqlalchemy import update
 
 from app.main import create_app
 from app.policies.rms.rms import RmsScheduler
-from app.service.policies import MAX_WALL_TICKS_PER_SECOND, TICK_BUDGET_PER_PASS
+from app.service.clock import MAX_WALL_TICKS_PER_SECOND, TICK_BUDGET_PER_PASS
 from app.service.ticker import TickLoop
 from app.store.models import Cluster
 from tests.api.test_queues import TYPES, arrive, create, queue_spec

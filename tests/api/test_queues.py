@@ -13,7 +13,8 @@ from sqlalchemy import update
 
 from app.api.schemas.clusters import ClusterCreate
 from app.policies.rms import make_scheduler
-from app.service.policies import QUEUE, cluster_model
+from app.policies.model import cluster_model
+from app.policies.rms.family import QueueFamily
 from app.service.ticker import wall_clock_clusters
 from app.store.models import Cluster
 from tests.conftest import admin_client, make_settings
@@ -103,7 +104,7 @@ def test_the_api_decides_exactly_what_the_engine_decides(db_url):
                   "sampling": "bf", "clock_rate": {"two": 2.0, "five": 4.0}}
         cluster = create(c0, policy)
         cid = cluster["id"]
-        twin = QUEUE.build(cluster)  # the view holds the declaration with its defaults
+        twin = QueueFamily.build(cluster).engine  # the view holds the declaration with its defaults
         rng = random.Random(5)
         running: list[str] = []
         t = 0.0
@@ -214,8 +215,11 @@ def test_placement_clusters_refuse_time_and_queue_routes(client):
     cid = client.post("/v1/clusters", json=cluster_spec()).json()["id"]
     assert_problem(arrive(client, cid, "e0", "j0", "small", at=1.0), 422, "validation_error")
     assert client.get(f"/v1/clusters/{cid}").json()["version"] == 0
-    assert_problem(tick(client, cid, until=1.0), 404, "cluster_not_found")
-    assert_problem(job(client, cid, "j0"), 404, "cluster_not_found")
+    # A route of another family: 409 naming the cluster's kind and routes (issue #16 item 4).
+    wrong = tick(client, cid, until=1.0)
+    assert_problem(wrong, 409, "wrong_cluster_kind")
+    assert "first_fit" in wrong.json()["detail"] and "/arrivals" in wrong.json()["detail"]
+    assert_problem(job(client, cid, "j0"), 409, "wrong_cluster_kind")
 
 
 @pytest.mark.parametrize("policy, field", [
@@ -281,7 +285,7 @@ def test_service_builds_the_engine_the_simulator_builds():
     # The twin used above is built the way the service builds engines.
     spec = ClusterCreate.model_validate(queue_spec({"kind": "rms", "clock": "client"})
                                         ).model_dump(mode="json")
-    eng = QUEUE.build(spec)
+    eng = QueueFamily.build(spec).engine
     ref = make_scheduler("rms", cluster_model(spec), {}, np.random.default_rng(11))
     assert eng.to_state() == ref.to_state()
 

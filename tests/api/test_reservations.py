@@ -8,7 +8,7 @@ import pytest
 
 from app.main import create_app
 from tests.conftest import admin_client
-from tests.helpers import assert_problem
+from tests.helpers import assert_problem, cluster_spec
 
 
 def spec(kind="thor", name="web", **extra):
@@ -100,10 +100,14 @@ def test_bad_streams_are_422(client, bad):
 
 def test_streams_and_clusters_do_not_mix(client):
     rid = client.post("/v1/reservations", json=spec()).json()["id"]
-    assert_problem(client.get(f"/v1/clusters/{rid}/state"), 404, "cluster_not_found")
+    wrong = client.get(f"/v1/clusters/{rid}/state")
+    assert_problem(wrong, 409, "wrong_cluster_kind")
+    assert "/v1/reservations/{reservation_id}/observations" in wrong.json()["detail"]
     assert client.get("/v1/clusters").json()["items"] == []
     assert [x["id"] for x in client.get("/v1/reservations").json()["items"]] == [rid]
     assert_problem(client.get("/v1/reservations/nope"), 404)
+    cid = client.post("/v1/clusters", json=cluster_spec()).json()["id"]
+    assert_problem(client.get(f"/v1/reservations/{cid}"), 409, "wrong_cluster_kind")
 
 
 def test_state_survives_a_restart_and_delete(client, app):

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app.main import create_app
 from app.service import events
 from app.service.engines import DELIVERY_KEYS
-from app.service.policies import PLACEMENT
+from app.policies.placement import PlacementFamily
 from app.store.models import Event
 from tests.conftest import admin_client, make_settings
 from tests.helpers import cluster_spec
@@ -29,15 +29,15 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch):
     non-policy error: a bug. It alone fails; the others queued in the same group, a replay
     of a logged event and the poisoned event's retry in the same group get their normal
     answers, the log holds exactly the others, and a fresh process rebuilds the same state."""
-    real_apply = PLACEMENT.apply
+    real_apply = PlacementFamily.apply
 
-    def apply(engine, event):
-        out = real_apply(engine, event)  # half-done: the engine has placed the job
+    def apply(self, event):
+        out = real_apply(self, event)  # half-done: the engine has placed the job
         if event.get("job_id") == POISON:
             raise OverflowError("engine bug")
         return out
 
-    monkeypatch.setattr(PLACEMENT, "apply", apply)
+    monkeypatch.setattr(PlacementFamily, "apply", apply)
     settings = make_settings(db_url)
     app = create_app(settings, configure_logs=False)
     ctx = app.state.ctx
@@ -62,10 +62,10 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch):
 
     threads = [threading.Thread(target=post, args=(k,)) for k in range(len(sent))]
     # Hold the cluster so that every event queues and one transaction takes them all.
-    with ctx.engines.exclusive(cid):
+    with ctx.groups.exclusive(cid):
         for k, t in enumerate(threads):
             t.start()
-            while len(ctx.engines._queues.get(cid, [])) <= k:  # keep the sending order
+            while len(ctx.groups._queues.get(cid, [])) <= k:  # keep the sending order
                 time.sleep(0.001)
     for t in threads:
         t.join(timeout=30)
@@ -95,15 +95,15 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch):
 
 @pytest.mark.parametrize("where", ["first", "last"])
 def test_a_batch_with_a_crashing_event_fails_whole(db_url, monkeypatch, where):
-    real_apply = PLACEMENT.apply
+    real_apply = PlacementFamily.apply
 
-    def apply(engine, event):
-        out = real_apply(engine, event)
+    def apply(self, event):
+        out = real_apply(self, event)
         if event.get("job_id") == POISON:
             raise OverflowError("engine bug")
         return out
 
-    monkeypatch.setattr(PLACEMENT, "apply", apply)
+    monkeypatch.setattr(PlacementFamily, "apply", apply)
     app = create_app(make_settings(db_url), configure_logs=False)
     with admin_client(app) as c:
         cid = c.post("/v1/clusters", json=cluster_spec(servers=3)).json()["id"]

@@ -4,30 +4,46 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response, status
+from fastapi import APIRouter, Header, Query, Request, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import (ANY_CLUSTER, Auth, Ctx, IdempotencyKey, if_match_generation,
-                                 require_cluster)
-from app.api.schemas.clusters import (AnyClusterCreate, ClusterCreate, ClusterOut, ClusterPage,
-                                      ClusterUpdate, spec_errors)
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    if_match_generation,
+    require_cluster,
+)
+from app.api.schemas.clusters import (
+    ClusterCreate,
+    ClusterOut,
+    ClusterPage,
+    ClusterUpdate,
+    spec_errors,
+)
 from app.api.schemas.common import NAME_PATTERN
 from app.api.schemas.events import EventPage
 from app.errors import Unprocessable
+from app.families.placement import PLACEMENT
+from app.families.registry import REGISTRY, create_body
 from app.service import clusters as service
 from app.service.events import read_engine
 from app.service.log import list_events
-from app.service.policies import cluster_kinds, family_for
 
 router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
 BODY = responses(400, 413, 422)
 
+# Every family declared under /v1/clusters: what its routes below serve, and what its create
+# body is (told apart by policy.kind).
+CLUSTER_FAMILIES = REGISTRY.in_collection("clusters")
+AnyClusterCreate = create_body(REGISTRY, "clusters")
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
              operation_id="createCluster", summary="Declare a cluster",
              responses={**BODY, **responses(409)})
-def create_cluster(body: AnyClusterCreate, ctx: Ctx, principal: Auth, response: Response,
+def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
+                   principal: Auth, response: Response,
                    idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
     if isinstance(body, ClusterCreate):
@@ -37,7 +53,8 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx, principal: Auth, response: 
                                 errors=errors)
     spec = body.model_dump(mode="json")
     try:
-        family_for(spec["policy"]["kind"]).build(spec)  # the engine's own checks, e.g. DRA's
+        # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
+        ctx.families.family_for(spec["policy"]["kind"]).build(spec)
     except ValueError as exc:
         raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key)
@@ -58,15 +75,16 @@ def list_clusters(ctx: Ctx, principal: Auth,
                   ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
-    items, nxt = service.list_clusters(ctx, owner, limit, cursor, cluster_kinds(), name=name)
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor, ctx.families.kinds("clusters"),
+                                       name=name)
     return {"items": items, "next_cursor": nxt}
 
 
 @router.get("/{cluster_id}", response_model=ClusterOut, operation_id="getCluster",
-            summary="Read a cluster's declaration", responses=responses(404))
-def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
-                ) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read", ANY_CLUSTER)
+            summary="Read a cluster's declaration", responses=responses(404, 409))
+def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response,
+                request: Request) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
     view = service.get_cluster(ctx, cluster_id)
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
@@ -76,10 +94,10 @@ def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response
               summary="Rename a cluster (send If-Match with its ETag to avoid lost updates)",
               responses={**BODY, **responses(404, 409, 412, 503)})
 def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Auth,
-                   response: Response,
+                   response: Response, request: Request,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None
                    ) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "admin", ANY_CLUSTER)
+    require_cluster(request, principal, cluster_id, "admin", CLUSTER_FAMILIES)
     view = service.rename_cluster(ctx, cluster_id, body.name, if_match_generation(if_match))
     response.headers["ETag"] = f'"{view["generation"]}"'
     return view
@@ -87,39 +105,40 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
 
 @router.delete("/{cluster_id}", status_code=status.HTTP_204_NO_CONTENT,
                operation_id="deleteCluster", summary="Delete a cluster and its log",
-               responses=responses(404, 412, 422, 503))
-def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth,
+               responses=responses(404, 409, 412, 422, 503))
+def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
-    require_cluster(ctx, principal, cluster_id, "admin", ANY_CLUSTER)
+    require_cluster(request, principal, cluster_id, "admin", CLUSTER_FAMILIES)
     service.delete_cluster(ctx, cluster_id, if_match_generation(if_match))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.get("/{cluster_id}/events", response_model=EventPage, operation_id="listEvents",
-            summary="The cluster's decision log, oldest first", responses=responses(404, 422))
-def events(cluster_id: str, ctx: Ctx, principal: Auth,
+            summary="The cluster's decision log, oldest first", responses=responses(404, 409, 422))
+def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
            ) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read", ANY_CLUSTER)
+    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
     items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0)
     return {"items": items, "next_cursor": nxt}
 
 
 @router.get("/{cluster_id}/state", operation_id="getClusterState",
-            summary="What the policy engine holds now", responses=responses(404))
-def state(cluster_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read", ANY_CLUSTER)
+            summary="What the policy engine holds now", responses=responses(404, 409))
+def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
 
     def reader(engine: Any, cluster: Any) -> dict[str, Any]:
         return {"cluster_id": cluster.id, "version": cluster.version,
-                **family_for(cluster.policy_kind).describe(engine)}
+                **cluster.family.describe(engine, cluster.created_at)}
 
     return read_engine(ctx, cluster_id, reader)
 
 
 @router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",
-            summary="One server: configuration, jobs, group", responses=responses(404))
-def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read")
-    return read_engine(ctx, cluster_id, lambda engine, _c: engine.server_view(server_id))
+            summary="One server: configuration, jobs, group", responses=responses(404, 409))
+def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth, request: Request
+           ) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read", (PLACEMENT,))
+    return read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.server_view(server_id))

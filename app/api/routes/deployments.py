@@ -8,16 +8,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 
 from app.api.problems import responses
-from app.api.routes.deps import Auth, Ctx, IdempotencyKey, event_id_from, require_cluster
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    event_id_from,
+    require_cluster,
+)
 from app.api.schemas.common import ClientId
-from app.api.schemas.moments import AdmissionOut, DeploymentIn, ScaleEvent, ScaleInOut, ScaleOutOut
-from app.errors import from_policy_error
-from app.policies.moments.errors import MomentsError
+from app.api.schemas.moments import (
+    AdmissionOut,
+    DeploymentIn,
+    ScaleEvent,
+    ScaleInOut,
+    ScaleOutOut,
+)
 from app.service.events import dry_run, read_engine, submit_event
-from app.service.policies import MOMENT, moment_error
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}/deployments", tags=["deployments"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -25,9 +34,9 @@ router = APIRouter(prefix="/v1/clusters/{cluster_id}/deployments", tags=["deploy
 
 @router.post("", response_model=AdmissionOut, operation_id="postDeployment",
              summary="A deployment arrives: admit it or not, bounding future scale-out failures")
-def arrive(cluster_id: str, body: DeploymentIn, ctx: Ctx, principal: Auth,
+def arrive(cluster_id: str, body: DeploymentIn, ctx: Ctx, principal: Auth, request: Request,
            idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", MOMENT)
+    require_cluster(request, principal, cluster_id, "write")
     event = {"kind": "deployment", "deployment_id": body.deployment_id, "cores": body.cores,
              "at": body.at, "category": body.category,
              "prior": None if body.prior is None else body.prior.engine_dict()}
@@ -41,21 +50,22 @@ def arrive(cluster_id: str, body: DeploymentIn, ctx: Ctx, principal: Auth,
              operation_id="postScaleOut",
              summary="The deployment asks for more cores: all or nothing")
 def scale_out(cluster_id: str, deployment_id: str, body: ScaleEvent, ctx: Ctx, principal: Auth,
-              idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    return _scale(ctx, principal, cluster_id, deployment_id, "scale_out", body, idempotency_key)
+              request: Request, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "write")
+    return _scale(ctx, cluster_id, deployment_id, "scale_out", body, idempotency_key)
 
 
 @router.post("/{deployment_id}/scale-ins", response_model=ScaleInOut,
              operation_id="postScaleIn",
              summary="Cores of the deployment end; at zero cores the deployment dies")
 def scale_in(cluster_id: str, deployment_id: str, body: ScaleEvent, ctx: Ctx, principal: Auth,
-             idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    return _scale(ctx, principal, cluster_id, deployment_id, "scale_in", body, idempotency_key)
+             request: Request, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "write")
+    return _scale(ctx, cluster_id, deployment_id, "scale_in", body, idempotency_key)
 
 
-def _scale(ctx: Ctx, principal: Auth, cluster_id: str, deployment_id: str, kind: str,
+def _scale(ctx: Ctx, cluster_id: str, deployment_id: str, kind: str,
            body: ScaleEvent, idempotency_key: str | None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", MOMENT)
     return submit_event(ctx, cluster_id, {
         "kind": kind, "deployment_id": deployment_id, "cores": body.cores, "at": body.at,
         "event_id": event_id_from(body.event_id, idempotency_key)})
@@ -63,11 +73,11 @@ def _scale(ctx: Ctx, principal: Auth, cluster_id: str, deployment_id: str, kind:
 
 @router.delete("/{deployment_id}", response_model=ScaleInOut, operation_id="deleteDeployment",
                summary="Shut the deployment down at once (its lifetime ended)")
-def shutdown(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth,
+def shutdown(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, request: Request,
              at: Annotated[float, Query(ge=0, le=1e9, allow_inf_nan=False)],
              event_id: Annotated[ClientId | None, Query()] = None,
              idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", MOMENT)
+    require_cluster(request, principal, cluster_id, "write")
     return submit_event(ctx, cluster_id, {
         "kind": "shutdown", "deployment_id": deployment_id, "at": at,
         "event_id": event_id_from(event_id, idempotency_key)})
@@ -75,14 +85,9 @@ def shutdown(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth,
 
 @router.get("/{deployment_id}", operation_id="getDeployment",
             summary="A deployment's belief (posterior parameters) and expected-cores curve")
-def view(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read", MOMENT)
-
-    def reader(engine: Any, _cluster: Any) -> dict[str, Any]:
-        try:
-            return engine.deployment_view(deployment_id)
-        except MomentsError as exc:
-            raise from_policy_error(moment_error(exc)) from exc
-
-    return read_engine(ctx, cluster_id, reader)
+def view(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, request: Request
+         ) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read")
+    return read_engine(ctx, cluster_id,
+                       lambda engine, _c: engine.engine.deployment_view(deployment_id))
 

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Depends, Header, Request, status
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.schemas.common import CLIENT_ID_PATTERN
-from app.errors import ClusterNotFound, ReservationNotFound, Unprocessable
+from app.errors import Unprocessable, WrongClusterKind
+from app.families.base import Family
 from app.service.auth import Principal, authenticate, cluster_owner
 from app.service.context import ServiceContext
-from app.service.policies import MOMENT, PLACEMENT, QUEUE, RESERVATION, Family, family_for
-
-# Routes under /v1/clusters/{id} that every cluster kind answers.
-ANY_CLUSTER = (PLACEMENT, QUEUE, MOMENT)
-# Clusters that take job arrivals and departures.
-JOB_CLUSTERS = (PLACEMENT, QUEUE)
 
 
 # Dependencies are ``async def`` although they do no I/O worth awaiting: FastAPI runs a plain
@@ -47,24 +43,30 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key",
                                               pattern=CLIENT_ID_PATTERN)]
 
 
-def require_cluster(ctx: ServiceContext, principal: Principal, cluster_id: str,
-                    scope: str, family: Family | tuple[Family, ...] = PLACEMENT) -> Family:
-    """403 unless the key may use ``scope`` on this cluster (404 if there is no cluster, or
-    if the id names a stream of another family: a reservation is not a cluster). Returns
-    the cluster's family.
+def require_cluster(request: Request, principal: Principal, cluster_id: str, scope: str,
+                    families: tuple[Family[Any], ...] | None = None) -> Family[Any]:
+    """The cluster's family, once the key may use ``scope`` on it (403 otherwise; 404 if
+    there is no such cluster or stream) and the route serves its family: the families whose
+    declared routers hold this route, or ``families`` for the collection's own routes. A
+    cluster of another family is a 409 ``wrong_cluster_kind`` naming its kind and routes.
 
     With auth disabled (local development) every cluster is open, whoever created it.
     """
-    families = family if isinstance(family, tuple) else (family,)
+    ctx: ServiceContext = request.app.state.ctx
     owner, _name, kind = cluster_owner(ctx, cluster_id)
-    if family_for(kind) not in families:
-        if RESERVATION in families:
-            raise ReservationNotFound(f"reservation {cluster_id!r} does not exist")
-        raise ClusterNotFound(f"no such {'cluster' if len(families) > 1 else 'cluster of this kind'}"
-                              f" {cluster_id!r}")
     if not ctx.settings.auth_disabled:
         principal.require_cluster(scope, owner, cluster_id)
-    return family_for(kind)
+    family = ctx.families.family_for(kind)
+    served = families if families is not None else \
+        ctx.families.serving(request.scope["endpoint"])
+    if family not in served:
+        routes = ctx.families.routes_of(family)
+        raise WrongClusterKind(
+            f"{cluster_id!r} is a {kind} cluster ({family.name}), which this route does not "
+            f"serve; its routes: {', '.join(routes)}"
+            + ("" if family.collection == "reservations" else
+               " and /v1/clusters/{cluster_id} with its /events and /state"))
+    return family
 
 
 def event_id_from(body_id: str | None, header_id: str | None) -> str:
@@ -87,3 +89,13 @@ def if_match_generation(if_match: str | None) -> int | None:
         raise Unprocessable("If-Match must be a generation ETag such as \"3\"",
                             errors=[{"field": "If-Match", "message": "not an ETag we issued"}])
     return int(raw)
+
+
+def answer_with(family: Family[Any], kind: str, answer: dict[str, Any]) -> JSONResponse:
+    """``answer`` serialised by the model its family declares for ``kind`` events, with 202
+    for a decision the family takes later (a queued arrival). For routes whose answer model
+    depends on the cluster's family."""
+    model = family.answers[kind]
+    code = status.HTTP_202_ACCEPTED if answer["decision"] in family.accepted else \
+        status.HTTP_200_OK
+    return JSONResponse(model.model_validate(answer).model_dump(mode="json"), status_code=code)

@@ -2,19 +2,33 @@
 
 A placement cluster answers an arrival at once (placed / rejected, 200); a queued cluster
 (RMS and the greedy queue baselines) answers 202 with the job's place in the queue, or 200 if
-it started at once."""
+it started at once. Which model an answer takes, and which decisions are a 202, is what the
+cluster's family declares (``app/families``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 
 from app.api.problems import responses
-from app.api.routes.deps import (JOB_CLUSTERS, Auth, Ctx, IdempotencyKey, event_id_from,
-                                 require_cluster)
-from app.api.schemas.events import (ArrivalIn, ArrivalOut, BatchIn, BatchOut, DepartureIn,
-                                    DepartureOut)
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    answer_with,
+    event_id_from,
+    require_cluster,
+)
+from app.api.schemas.events import (
+    ArrivalIn,
+    ArrivalOut,
+    BatchIn,
+    BatchOut,
+    DepartureIn,
+    DepartureOut,
+)
 from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
 from app.service.events import apply_batch, dry_run, submit_event
@@ -28,29 +42,26 @@ router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
              summary="A job arrives: place it or reject it (queued clusters: queue it)",
              responses={202: {"model": QueueArrivalOut,
                               "description": "Queued: the job waits for the scheduler."}})
-def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth, response: Response,
-            idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", JOB_CLUSTERS)
+def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth, request: Request,
+            idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    family = require_cluster(request, principal, cluster_id, "write")
     event = _with_time({"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type},
                        body.at)
     if body.dry_run:
-        return dry_run(ctx, cluster_id, event)
+        return answer_with(family, "arrival", dry_run(ctx, cluster_id, event))
     event["event_id"] = event_id_from(body.event_id, idempotency_key)
-    answer = submit_event(ctx, cluster_id, event)
-    if answer["decision"] == "queued":
-        response.status_code = status.HTTP_202_ACCEPTED
-    return answer
+    return answer_with(family, "arrival", submit_event(ctx, cluster_id, event))
 
 
 @router.post("/departures", response_model=DepartureOut, operation_id="postDeparture",
              summary="A job departs: free its slot, maybe migrate, reconfigure or start "
                      "queued jobs")
-def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth,
-              idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", JOB_CLUSTERS)
+def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth, request: Request,
+              idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    family = require_cluster(request, principal, cluster_id, "write")
     event = _with_time({"kind": "departure", "job_id": body.job_id,
                         "event_id": event_id_from(body.event_id, idempotency_key)}, body.at)
-    return submit_event(ctx, cluster_id, event)
+    return answer_with(family, "departure", submit_event(ctx, cluster_id, event))
 
 
 def _with_time(event: dict[str, Any], at: float | None) -> dict[str, Any]:
@@ -60,11 +71,15 @@ def _with_time(event: dict[str, Any], at: float | None) -> dict[str, Any]:
 
 @router.post("/events:batch", response_model=BatchOut, operation_id="postEventBatch",
              summary="Several events decided in order in one transaction, all or nothing")
-def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", JOB_CLUSTERS)
+def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth, request: Request
+          ) -> JSONResponse:
+    family = require_cluster(request, principal, cluster_id, "write")
     limit = ctx.settings.max_batch_events
     if len(body.events) > limit:
         raise Unprocessable(f"at most {limit} events per batch",
                             errors=[{"field": "events", "message": f"more than {limit}"}])
     events = [e.model_dump(exclude_none=True) for e in body.events]
-    return {"results": apply_batch(ctx, cluster_id, events)}
+    results = apply_batch(ctx, cluster_id, events)
+    return JSONResponse({"results": [
+        family.answers[e["kind"]].model_validate(r).model_dump(mode="json")
+        for e, r in zip(events, results)]})

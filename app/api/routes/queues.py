@@ -10,24 +10,24 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 
 from app.api.problems import responses
 from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.common import SegmentId
 from app.api.schemas.queues import JobOut, TickIn, TickOut
 from app.service.events import read_engine, submit_event
-from app.service.policies import QUEUE
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["queues"],
-                   responses=responses(401, 403, 404))
+                   responses=responses(401, 403, 404, 409))
 
 
 @router.post("/tick", response_model=TickOut, operation_id="postTick",
              summary="Fire the scheduler's clocks and dummy departures due before `until`",
              responses=responses(400, 409, 413, 422, 503))
-def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "write", QUEUE)
+def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth, request: Request
+         ) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "write")
     event: dict[str, Any] = {"kind": "tick", "event_id": f"tick-{uuid.uuid4()}"}
     if body.until is not None:
         event["until"] = body.until
@@ -36,6 +36,7 @@ def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth) -> dict[str, 
 
 @router.get("/jobs/{job_id}", response_model=JobOut, response_model_exclude_none=True,
             operation_id="getJob", summary="Where a job is: queued, running or finished")
-def job(cluster_id: str, job_id: SegmentId, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, cluster_id, "read", QUEUE)
-    return read_engine(ctx, cluster_id, lambda engine, _c: engine.job_view(job_id))
+def job(cluster_id: str, job_id: SegmentId, ctx: Ctx, principal: Auth, request: Request
+        ) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read")
+    return read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(job_id))

@@ -7,19 +7,31 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response, status
+from fastapi import APIRouter, Header, Query, Request, Response, status
 
 from app.api.problems import responses
-from app.api.routes.deps import (Auth, Ctx, IdempotencyKey, event_id_from,
-                                 if_match_generation, require_cluster)
+from app.api.routes.deps import (
+    Auth,
+    Ctx,
+    IdempotencyKey,
+    event_id_from,
+    if_match_generation,
+    require_cluster,
+)
 from app.api.schemas.common import NAME_PATTERN
-from app.api.schemas.reservations import (HistoryPage, ObservationIn, ObservationOut,
-                                          ReservationCreate, ReservationOut, ReservationPage)
+from app.api.schemas.reservations import (
+    HistoryPage,
+    ObservationIn,
+    ObservationOut,
+    ReservationCreate,
+    ReservationOut,
+    ReservationPage,
+)
 from app.errors import Unprocessable
+from app.policies.thor.family import ReservationFamily
 from app.service import clusters as service
 from app.service.events import read_engine, submit_event
 from app.service.log import list_events
-from app.service.policies import RESERVATION, RESERVATION_POLICIES
 from app.store.models import Cluster, as_utc
 
 router = APIRouter(prefix="/v1/reservations", tags=["reservations"],
@@ -43,7 +55,7 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
     principal.require("admin")
     spec = body.model_dump(mode="json")
     try:
-        RESERVATION.build(spec)  # the policy's own checks of its parameters
+        ReservationFamily.build(spec)  # the policy's own checks of its parameters
     except ValueError as exc:
         field = getattr(exc, "field", "policy.params")
         raise Unprocessable(str(exc), errors=[{"field": field, "message": str(exc)}]) from exc
@@ -63,16 +75,17 @@ def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500
              ) -> dict[str, Any]:
     principal.require("read")
     owner = None if ctx.settings.auth_disabled else principal.owner
-    items, nxt = service.list_clusters(ctx, owner, limit, cursor, sorted(RESERVATION_POLICIES),
-                                       reservation_view, name=name)
+    items, nxt = service.list_clusters(ctx, owner, limit, cursor,
+                                       ctx.families.kinds("reservations"), reservation_view,
+                                       name=name)
     return {"items": items, "next_cursor": nxt}
 
 
 @router.get("/{reservation_id}", response_model=ReservationOut, operation_id="getReservation",
             summary="A stream: reservation in force, violation rate vs ε, queues, cost so far",
-            responses=responses(404))
-def get(reservation_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
-    require_cluster(ctx, principal, reservation_id, "read", RESERVATION)
+            responses=responses(404, 409))
+def get(reservation_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
+    require_cluster(request, principal, reservation_id, "read")
     view = service.get_cluster(ctx, reservation_id, reservation_view)
     view["state"] = read_engine(ctx, reservation_id, lambda engine, _c: engine.describe())
     return view
@@ -80,10 +93,10 @@ def get(reservation_id: str, ctx: Ctx, principal: Auth) -> dict[str, Any]:
 
 @router.delete("/{reservation_id}", status_code=status.HTTP_204_NO_CONTENT,
                operation_id="deleteReservation", summary="Delete a stream and its history",
-               responses=responses(404, 412, 422, 503))
-def delete(reservation_id: str, ctx: Ctx, principal: Auth,
+               responses=responses(404, 409, 412, 422, 503))
+def delete(reservation_id: str, ctx: Ctx, principal: Auth, request: Request,
            if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
-    require_cluster(ctx, principal, reservation_id, "admin", RESERVATION)
+    require_cluster(request, principal, reservation_id, "admin")
     service.delete_cluster(ctx, reservation_id, if_match_generation(if_match))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -93,8 +106,8 @@ def delete(reservation_id: str, ctx: Ctx, principal: Auth,
              summary="Report a period's demand; get the reservation for the next period",
              responses={**BODY, **responses(404, 409, 503)})
 def observe(reservation_id: str, body: ObservationIn, ctx: Ctx, principal: Auth,
-            idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(ctx, principal, reservation_id, "write", RESERVATION)
+            request: Request, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    require_cluster(request, principal, reservation_id, "write")
     event = {"kind": "observation", "period": body.period, "demand": body.demand,
              "event_id": event_id_from(body.event_id, idempotency_key)}
     return submit_event(ctx, reservation_id, event)
@@ -103,12 +116,12 @@ def observe(reservation_id: str, body: ObservationIn, ctx: Ctx, principal: Auth,
 @router.get("/{reservation_id}/history", response_model=HistoryPage,
             operation_id="getReservationHistory",
             summary="Per period: demand, reservation, violation (oldest first, cursor paging)",
-            responses=responses(404, 422))
-def history(reservation_id: str, ctx: Ctx, principal: Auth,
+            responses=responses(404, 409, 422))
+def history(reservation_id: str, ctx: Ctx, principal: Auth, request: Request,
             limit: Annotated[int, Query(ge=1, le=1000)] = 100,
             cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
             ) -> dict[str, Any]:
-    require_cluster(ctx, principal, reservation_id, "read", RESERVATION)
+    require_cluster(request, principal, reservation_id, "read")
     rows, nxt = list_events(ctx, reservation_id, limit, int(cursor) if cursor else 0)
     items = [{"period": r["response"]["period"], "demand": r["response"]["demand"],
               "reserved": r["response"]["reserved"], "violated": r["response"]["violated"],

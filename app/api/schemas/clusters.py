@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Discriminator, Field, Tag, model_validator
+from pydantic import BaseModel, Field, model_validator
 
-from app.api.schemas.moments import MomentClusterCreate
 from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
 
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
@@ -112,18 +111,6 @@ class ClusterUpdate(StrictModel):
                     "json_schema_extra": {"examples": [{"name": "prod-east-2"}]}}
 
     name: Name
-
-
-def _cluster_family(body: Any) -> str:
-    """Which declaration a body is, from its policy kind (moment admission or placement)."""
-    policy = body.get("policy") if isinstance(body, dict) else getattr(body, "policy", None)
-    kind = policy.get("kind") if isinstance(policy, dict) else getattr(policy, "kind", None)
-    return "moment" if kind in ("threshold", "first_moment", "second_moment") else "placement"
-
-
-AnyClusterCreate = Annotated[
-    Annotated[ClusterCreate, Tag("placement")] | Annotated[MomentClusterCreate, Tag("moment")],
-    Discriminator(_cluster_family)]
 
 
 class ClusterOut(BaseModel):

@@ -1,31 +1,36 @@
-"""Validation errors: ValueError subclasses naming the offending field, raised before any mutation."""
+"""The moment engine's refusals: ``PolicyError``s (stable code, category) that are also
+``ValueError``s naming the offending field, raised before any mutation."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
+from app.policies.errors import PolicyError
 
-class MomentsError(ValueError):
+
+class MomentsError(PolicyError, ValueError):
+    code = "validation_error"
+
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
 
 
 class UnknownDeployment(MomentsError):
-    pass
+    code, category, title = "unknown_deployment", "not_found", "Unknown deployment"
 
 
-class DeadDeployment(MomentsError):
-    pass
+class DeadDeployment(UnknownDeployment):
+    """A deployment that shut down: as unknown as one that never came."""
 
 
 class DuplicateDeployment(MomentsError):
-    pass
+    code, category, title = "deployment_exists", "conflict", "Deployment already exists"
 
 
 class TimeWentBackwards(MomentsError):
-    pass
+    code, category, title = "time_went_backwards", "conflict", "Time went backwards"
 
 
 class InvalidCores(MomentsError):

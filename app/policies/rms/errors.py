@@ -7,7 +7,7 @@ They are ``ValueError``s (the simulator and the tests treat them as bad input) a
 
 from __future__ import annotations
 
-from app.policies.base import PolicyError
+from app.policies.errors import DuplicateJob, PolicyError
 
 
 class RmsInputError(PolicyError, ValueError):
@@ -19,28 +19,28 @@ class RmsInputError(PolicyError, ValueError):
 
 
 class UnknownJobTypeError(RmsInputError):
-    code = "unknown_job_type"
+    code, category, title = "unknown_job_type", "not_found", "Unknown job type"
 
     def __init__(self, name: object):
         super().__init__(f"job type {name!r} is not declared by this cluster", "job_type")
 
 
 class UnknownJobError(RmsInputError):
-    code = "unknown_job"
+    code, category, title = "unknown_job", "not_found", "Unknown job"
 
     def __init__(self, job_id: object):
         super().__init__(f"job {job_id!r} is not known to this scheduler", "job_id")
 
 
 class JobNotRunningError(RmsInputError):
-    code = "job_not_running"
+    code, category, title = "job_not_running", "conflict", "Job is not running"
 
     def __init__(self, job_id: str, status: str):
         super().__init__(f"job {job_id!r} is {status}, not running", "job_id")
 
 
 class DuplicateJobError(RmsInputError):
-    code = "job_already_known"
+    code, category, title = DuplicateJob.code, DuplicateJob.category, DuplicateJob.title
 
     def __init__(self, job_id: str):
         super().__init__(f"job {job_id!r} is already queued, running or recently finished",
@@ -48,7 +48,7 @@ class DuplicateJobError(RmsInputError):
 
 
 class TimeWentBackwardsError(RmsInputError):
-    code = "time_went_backwards"
+    code, category, title = "time_went_backwards", "conflict", "Time went backwards"
 
     def __init__(self, field: str, at: object, now: float):
         super().__init__(f"{field}={at!r} is before the scheduler's clock {now!r}", field)
@@ -59,3 +59,4 @@ class BadParameterError(RmsInputError):
 
     def __init__(self, name: str, detail: str):
         super().__init__(f"parameter {name!r}: {detail}", name)
+

@@ -20,17 +20,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from app.policies.thor.errors import ReservationError
+
 STATE_VERSION = 1
 MAX_VALUE = 1e18  # beyond this squares stop being safe in float arithmetic; no real demand is
 
 
-class ReservationError(ValueError):
-    """A refused input; ``field`` names what was wrong (for problem+json)."""
-
-    def __init__(self, field_name: str, detail: str):
-        super().__init__(f"{field_name}: {detail}")
-        self.field = field_name
-        self.detail = detail
 
 
 def check_number(value: Any, name: str, *, lo: float = 0.0, hi: float = MAX_VALUE,

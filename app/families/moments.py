@@ -1,0 +1,21 @@
+"""Moment-admission clusters: deployments admitted so that scale-outs keep their SLA."""
+
+from __future__ import annotations
+
+from app.api.routes import deployments
+from app.api.schemas.moments import (
+                                     AdmissionOut,
+                                     MomentClusterCreate,
+                                     MomentPolicy,
+                                     ScaleInOut,
+                                     ScaleOutOut,
+)
+from app.families.base import Family
+from app.policies.moments.family import MomentFamily
+
+MOMENTS = Family(
+    name="moments", engine=MomentFamily, collection="clusters",
+    policy_models=(MomentPolicy,), create_model=MomentClusterCreate,
+    routers=(deployments.router,),
+    answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
+             "shutdown": ScaleInOut})

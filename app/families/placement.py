@@ -1,0 +1,21 @@
+"""Placement clusters (DRA and the baselines): arrivals placed or rejected at once."""
+
+from __future__ import annotations
+
+from app.api.routes import placement as jobs
+from app.api.schemas.clusters import (
+                                      BestFitPolicy,
+                                      ClusterCreate,
+                                      DraPolicy,
+                                      FirstFitPolicy,
+                                      PowerOfDPolicy,
+)
+from app.api.schemas.events import PlacementOut, ReleaseOut
+from app.families.base import Family
+from app.policies.placement import PlacementFamily
+
+PLACEMENT = Family(
+    name="placement", engine=PlacementFamily, collection="clusters",
+    policy_models=(DraPolicy, FirstFitPolicy, BestFitPolicy, PowerOfDPolicy),
+    create_model=ClusterCreate, routers=(jobs.router,),
+    answers={"arrival": PlacementOut, "departure": ReleaseOut})

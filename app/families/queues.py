@@ -1,0 +1,28 @@
+"""Queued clusters (RMS and the greedy queue baselines): arrivals wait for the scheduler.
+
+They take the job routes of placement clusters plus their own (ticks, job views), answer
+202 for an arrival that waits, and keep time with the service's clock hook, whose wall clock
+starts at the cluster's creation."""
+
+from __future__ import annotations
+
+from app.api.routes import placement as jobs
+from app.api.routes import queues as routes
+from app.api.schemas.clusters import ClusterCreate
+from app.api.schemas.queues import (
+                                    GreedyQueuePolicy,
+                                    QueueArrivalOut,
+                                    QueueReleaseOut,
+                                    RmsPolicy,
+                                    TickOut,
+)
+from app.families.base import Family
+from app.policies.rms.family import QueueFamily
+from app.service.clock import QueueClock
+
+QUEUES = Family(
+    name="queues", engine=QueueFamily, collection="clusters",
+    policy_models=(RmsPolicy, GreedyQueuePolicy), create_model=ClusterCreate,
+    routers=(jobs.router, routes.router),
+    answers={"arrival": QueueArrivalOut, "departure": QueueReleaseOut, "tick": TickOut},
+    time=QueueClock(), accepted=frozenset({"queued"}), needs_created_at=True)

@@ -1,0 +1,61 @@
+"""Moment-admission clusters as the service drives them (the moment paper): admit a
+deployment now so that its and everyone's future scale-outs keep failing less than the SLA;
+grant or deny each scale-out; release cores on scale-ins and shutdowns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Self
+
+from app.policies.errors import NoDryRun
+from app.policies.moments.engine import MomentEngine
+from app.policies.moments.policies import POLICIES
+from app.policies.protocol import Answer, Event, FamilyEngine, Spec
+
+
+class MomentFamily(FamilyEngine[MomentEngine]):
+    kinds = POLICIES
+    event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown"})
+
+    def __init__(self, engine: MomentEngine, sla: float | None):
+        super().__init__(engine)
+        self.sla = sla  # the promise the state view reports against; decisions do not use it
+
+    @classmethod
+    def build(cls, spec: Spec) -> Self:
+        policy = spec["policy"]
+        return cls(MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
+                                threshold=policy.get("threshold"),
+                                marginal=policy.get("marginal", True)), spec.get("sla"))
+
+    @classmethod
+    def from_state(cls, spec: Spec, state: Mapping[str, Any]) -> Self:
+        return cls(MomentEngine.from_state(dict(state)), spec.get("sla"))
+
+    def apply(self, event: Event, dry_run: bool = False) -> Answer:
+        kind, engine = event["kind"], self.engine
+        if kind == "deployment":
+            return Answer.of(engine.admit(event["deployment_id"], event["cores"], event["at"],
+                                          event.get("category"), event.get("prior"), dry_run))
+        if kind == "scale_out":
+            return Answer.of(engine.scale_out(event["deployment_id"], event["cores"],
+                                              event["at"]))
+        if kind == "scale_in":
+            out = engine.scale_in(event["deployment_id"], event["cores"], event["at"])
+        else:
+            out = engine.shutdown(event["deployment_id"], event["at"])
+        return Answer("released", {"active_cores": out["active_cores"], "alive": out["alive"]})
+
+    def dry_run(self, event: Event) -> Answer:
+        if event["kind"] != "deployment":
+            raise NoDryRun("only deployments can be dry-run")
+        return self.apply(event, dry_run=True)
+
+    def describe(self) -> dict[str, Any]:
+        out = self.engine.describe()
+        out["sla"] = self.sla
+        out["meets_sla"] = None if self.sla is None else out["sla_failure_rate"] <= self.sla
+        return out
+
+    def to_state(self) -> dict[str, Any]:
+        return self.engine.to_state()

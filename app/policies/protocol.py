@@ -1,0 +1,93 @@
+"""The one contract between the service and a policy family's engine.
+
+Each family (placement, queues, moment admission, reservation streams) has one adapter class
+in its own package that implements ``FamilyEngine`` around its pure engine, so the service
+drives all of them the same way:
+
+- ``build(spec)`` / ``from_state(spec, state)``: everything the engine needs comes from the
+  stored declaration (policy parameters, seed, clock mode, SLA...); nothing is set on an
+  engine from outside afterwards;
+- ``apply(event)`` decides and returns a typed ``Decision`` (``to_dict()`` is what the log
+  keeps and the API answers; the service never edits it);
+- ``dry_run(event)`` decides without mutating anything (random state included), or raises
+  ``NoDryRun``;
+- ``describe()`` and ``to_state()``: the state view and the snapshot.
+
+Refusals are ``PolicyError``s (``app/policies/errors.py``) raised before anything changed.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
+
+from app.policies.errors import NoDryRun
+
+
+class Decision(Protocol):
+    """What an event decided: ``to_dict()["decision"]`` is the word the log indexes."""
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A decision of an engine whose answers are plain records (queues, moment admission):
+    ``decision`` is the word, ``fields`` the rest as the engine reported it."""
+
+    decision: str
+    fields: Mapping[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"decision": self.decision, **self.fields}
+
+    @classmethod
+    def of(cls, record: Mapping[str, Any]) -> Answer:
+        return cls(record["decision"], {k: v for k, v in record.items() if k != "decision"})
+
+
+Event = Mapping[str, Any]
+Spec = Mapping[str, Any]
+EngineT = TypeVar("EngineT")
+
+
+class FamilyEngine(ABC, Generic[EngineT]):
+    """A family's pure engine (``self.engine``) as the service drives it."""
+
+    # Policy kinds this family serves, by the name a declaration gives in ``policy.kind``:
+    # taken from the engine package's own registry, so the kinds are listed once.
+    kinds: ClassVar[tuple[str, ...]]
+    # The events ``apply`` takes (their ``kind``).
+    event_kinds: ClassVar[frozenset[str]]
+
+    def __init__(self, engine: EngineT):
+        self.engine = engine
+
+    @classmethod
+    @abstractmethod
+    def build(cls, spec: Spec) -> Self:
+        """A fresh engine for a declaration; refuses a bad one with a ``PolicyError`` or a
+        ``ValueError`` naming what is wrong."""
+
+    @classmethod
+    @abstractmethod
+    def from_state(cls, spec: Spec, state: Mapping[str, Any]) -> Self:
+        """The engine ``to_state()`` saved, making exactly the same future decisions."""
+
+    @abstractmethod
+    def apply(self, event: Event) -> Decision:
+        """Decide ``event`` and change the state accordingly (refusals change nothing)."""
+
+    def dry_run(self, event: Event) -> Decision:
+        """What ``apply`` would decide, changing nothing."""
+        raise NoDryRun(f"{event.get('kind')} events cannot be dry-run")
+
+    @abstractmethod
+    def describe(self) -> dict[str, Any]:
+        """The state view (``GET .../state``)."""
+
+    @abstractmethod
+    def to_state(self) -> dict[str, Any]:
+        """JSON-able state for a snapshot."""

@@ -1,0 +1,90 @@
+"""Every declared policy family is served, its kinds are accepted where its clusters are
+created, and docs/architecture.md's "Adding a policy family" names it; every engine refusal
+maps to a status through the one category table."""
+
+from __future__ import annotations
+
+import re
+import typing
+from pathlib import Path
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from app.errors import CATEGORY_STATUS
+from app.families.registry import REGISTRY
+from app.main import create_app
+from app.policies.errors import PolicyError
+from tests.conftest import make_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+FAMILIES = REGISTRY.families
+
+
+def _section(title: str) -> str:
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    start = doc.index(f"## {title}")
+    end = doc.find("\n## ", start + 1)
+    return doc[start:end if end > 0 else None]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    app = create_app(make_settings(f"sqlite:///{tmp_path_factory.mktemp('f')}/h.db"),
+                     configure_logs=False)
+    # Routers are mounted as included routers; the document lists what the app serves.
+    return {(path, method.upper()) for path, ops in app.openapi()["paths"].items()
+            for method in ops}
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_every_route_a_family_declares_is_mounted(family, served):
+    for router in family.routers:
+        for route in router.routes:
+            for method in route.methods:
+                assert (route.path, method) in served, (family.name, route.path)
+
+
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_schemas_accept_exactly_the_engine_kinds(family):
+    models = {kind for m in family.policy_models
+              for kind in typing.get_args(m.model_fields["kind"].annotation)}
+    assert models == set(family.kinds)
+    assert set(family.kinds) <= set(REGISTRY.kinds(family.collection))
+
+
+def test_the_create_body_sends_each_kind_to_its_family_and_refuses_others():
+    from app.api.routes.clusters import AnyClusterCreate
+
+    body = TypeAdapter(AnyClusterCreate)
+    with pytest.raises(ValidationError) as exc:
+        body.validate_python({"name": "x", "policy": {"kind": "no_such_kind"}})
+    assert any("policy" in e["loc"] for e in exc.value.errors())
+    for family in REGISTRY.in_collection("clusters"):
+        for kind in family.kinds:
+            with pytest.raises(ValidationError) as exc:  # an incomplete body of that kind
+                body.validate_python({"policy": {"kind": kind}})
+            assert all(family.create_model.__name__ in str(e["loc"])
+                       for e in exc.value.errors()), kind
+
+
+def test_adding_a_family_section_names_every_declaration_and_true_files():
+    section = _section("Adding a policy family")
+    for family in FAMILIES:
+        assert f"app/families/{family.name}.py" in section, family.name
+    for path in re.findall(r"`(app/[\w/]+\.py)`", section):
+        assert (ROOT / path).exists(), path
+
+
+def _subclasses(cls):
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_engine_refusal_has_a_code_and_a_status():
+    import app.families.registry  # noqa: F401 - every family's engine and errors loaded
+
+    for cls in _subclasses(PolicyError):
+        assert cls.category in CATEGORY_STATUS, cls
+        assert cls.code != PolicyError.code, cls
