@@ -84,7 +84,8 @@ class RmsPolicy(QueueClock):
                            "wall clock: raise time_unit_seconds or lower clock_rate"})
         # A dummy job's slot cannot turn over faster than the clocks may fire; what dummies
         # cost together is capped per loop pass (app/service/ticker.py).
-        mu = max(self.mu.values()) if isinstance(self.mu, dict) else self.mu
+        # An empty or partial per-type dict is refused by the engine (it must name every type).
+        mu = max(self.mu.values(), default=0.0) if isinstance(self.mu, dict) else self.mu
         if mu / unit > limit:
             errors.append({"field": "policy.mu", "message":
                            f"dummy jobs would end {mu / unit:,.0f} times per second per slot; "
