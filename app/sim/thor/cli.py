@@ -57,7 +57,8 @@ def add_simulate_parser(experiments: argparse._SubParsersAction) -> argparse.Arg
                    help="violation budget per period, e.g. 0.1 or 10%%")
     p.add_argument("--cost", type=float, default=1.0, help="cost per unit reserved (c_i)")
     p.add_argument("--steps", type=int, help="use only the first N periods (default: all)")
-    p.add_argument("--policies", default=",".join(POLICIES), help="comma list of policies")
+    p.add_argument("--policies", default=",".join(POLICIES),
+                   help="comma list of policies (default: %(default)s)")
     p.add_argument("--param", action="append", default=[], metavar="POLICY.KEY=VALUE",
                    help="policy parameter, e.g. thor.estimator.tail_factor=1.2 (repeatable)")
     p.add_argument("--json", action="store_true", help="one JSON object on stdout")
