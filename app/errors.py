@@ -22,6 +22,8 @@ class HeadroomError(Exception):
         self.detail = detail
         self.errors = errors
         self.headers = headers
+        # RFC 9457 extension members this kind of problem adds to its document.
+        self.extensions: dict[str, Any] | None = None
 
 
 class Unauthorized(HeadroomError):
@@ -49,7 +51,16 @@ class Conflict(HeadroomError):
 
 
 class NameTaken(Conflict):
+    """``existing_id``, when known, names what holds the name (also in the problem document,
+    so a client that lost a creation race, or retried without an Idempotency-Key, can go on
+    with the existing one)."""
+
     code, title = "name_taken", "Name already in use"
+
+    def __init__(self, detail: str, existing_id: str | None = None):
+        super().__init__(detail)
+        if existing_id is not None:
+            self.extensions = {"existing_id": existing_id}
 
 
 class WrongClusterKind(Conflict):

@@ -148,7 +148,7 @@ def install(app: FastAPI) -> None:
         if exc.status >= 500:
             log.error("request failed: %s", exc.detail)
         return problem(exc.status, exc.code, exc.title, exc.detail, request.url.path,
-                       exc.errors, exc.headers, getattr(exc, "extensions", None))
+                       exc.errors, exc.headers, exc.extensions)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:

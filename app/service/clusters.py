@@ -18,16 +18,6 @@ from app.store.models import Cluster, IdempotencyKey, as_utc, utcnow
 CREATE_SCOPE = "clusters.create"
 
 
-class NameHeld(NameTaken):
-    """``name_taken`` that says what holds the name: its id in the detail and, for clients,
-    as ``existing_id`` in the problem document (a client that lost a creation race, or
-    retried without an Idempotency-Key, can go on with the existing one)."""
-
-    def __init__(self, detail: str, existing_id: str):
-        super().__init__(detail)
-        self.extensions = {"existing_id": existing_id}
-
-
 def _name_taken(ctx: ServiceContext, owner: str, name: str) -> NameTaken:
     """The conflict for ``name``, naming the cluster or reservation stream that holds it
     (both share the owner's namespace of names)."""
@@ -38,7 +28,7 @@ def _name_taken(ctx: ServiceContext, owner: str, name: str) -> NameTaken:
         return NameTaken(f"you already have a cluster named {name!r}")
     collection = ctx.families.family_for(holder.policy_kind).collection
     noun = "reservation stream" if collection == "reservations" else "cluster"
-    return NameHeld(f"you already have a {noun} named {name!r}: {holder.id}", holder.id)
+    return NameTaken(f"you already have a {noun} named {name!r}: {holder.id}", holder.id)
 
 
 def _hash(body: dict[str, Any]) -> str:
