@@ -227,6 +227,9 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
                             continue
                         request = prepared
                     response = item.engine.apply(request).to_dict()
+                    # No log can hold NaN or Infinity (Postgres' json refuses the whole group's
+                    # insert; SQLite would keep a log Postgres cannot load): a bug in the engine.
+                    json.dumps(response, allow_nan=False)  # ValueError: handled below
                 except PolicyError as exc:  # refused before mutating (engine contract)
                     p.error = from_policy_error(exc)
                 except Exception as exc:  # a bug: the engine may be half-changed

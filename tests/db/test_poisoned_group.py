@@ -24,17 +24,33 @@ def _arrival(i: int | str) -> dict:
     return {"kind": "arrival", "event_id": f"e{i}", "job_id": f"j{i}", "job_type": "small"}
 
 
-def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch):
+class _Infinite:
+    """A decision whose answer holds a number no JSON log can store."""
+
+    def __init__(self, decision):
+        self.decision = decision
+
+    def to_dict(self):
+        return {**self.decision.to_dict(), "details": {"score": float("inf")}}
+
+
+@pytest.mark.parametrize("how", ["raises", "answers_infinity"])
+def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch, how):
     """The poisoned arrival mutates the engine (it places its job) and then raises a
-    non-policy error: a bug. It alone fails; the others queued in the same group, a replay
-    of a logged event and the poisoned event's retry in the same group get their normal
-    answers, the log holds exactly the others, and a fresh process rebuilds the same state."""
+    non-policy error, or answers a non-finite number (Postgres' json refuses the row at the
+    group's insert, SQLite would store a log Postgres cannot hold): a bug either way. It alone
+    fails; the others queued in the same group, a replay of a logged event and the poisoned
+    event's retry in the same group get their normal answers, the log holds exactly the others,
+    and a fresh process rebuilds the same state."""
     real_apply = PlacementFamily.apply
+    expected = OverflowError if how == "raises" else ValueError
 
     def apply(self, event):
         out = real_apply(self, event)  # half-done: the engine has placed the job
         if event.get("job_id") == POISON:
-            raise OverflowError("engine bug")
+            if how == "raises":
+                raise OverflowError("engine bug")
+            return _Infinite(out)
         return out
 
     monkeypatch.setattr(PlacementFamily, "apply", apply)
@@ -72,7 +88,7 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch):
 
     poisoned = [k for k, e in enumerate(sent) if e["job_id"] == POISON]
     for k in poisoned:
-        assert isinstance(answers[k], OverflowError), answers[k]
+        assert isinstance(answers[k], expected), answers[k]
     normal = [answers[k] for k in range(len(sent)) if k not in poisoned]
     assert all(isinstance(a, dict) for a in normal), normal
     assert normal[0]["replayed"] is True and normal[0]["event_seq"] == 1
