@@ -263,8 +263,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
             if item.version // every > old_version // every:
                 write_snapshot(conn, cluster, item)
     # Committed: only now are the answers real.
-    for r in rows:
-        ctx.metrics.decision(r["kind"], r["decision"])
+    ctx.metrics.committed(cluster, item, rows)
     return item
 
 
