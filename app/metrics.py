@@ -70,8 +70,8 @@ class Metrics:
             "Committed decisions by policy kind, event kind, outcome and reason code.",
             ["policy", "event", "outcome", "reason"], registry=r)
         self.migrations = Counter(
-            "headroom_migrations", "Jobs a committed decision migrated (DRA after a departure).",
-            ["policy"], registry=r)
+            "headroom_migrations", "Jobs a committed decision migrated (DRA after a departure; "
+            "no other policy migrates, so no label).", registry=r)
         self.group_size = Histogram(
             "headroom_group_commit_size", "Decisions committed per transaction (group commit).",
             buckets=GROUP_BUCKETS, registry=r)
@@ -127,7 +127,7 @@ class Metrics:
             self.decisions.labels(kind, r["kind"], r["decision"],
                                   response.get("reason") or "").inc()
             if response.get("migration"):
-                self.migrations.labels(kind).inc()
+                self.migrations.inc()
         if item is not None and self._may_label(cluster.id):
             self._cluster_gauges(cluster.id, item.engine, rows[-1]["response"])
 
