@@ -6,9 +6,11 @@ limits) come from HEADROOM_* environment variables; see the README."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,11 +49,38 @@ def _serve(args: argparse.Namespace) -> int:
               "`headroom keys create --scope admin`", file=sys.stderr)
     # Worker processes build the app from the same environment.
     os.environ.setdefault("HEADROOM_DATABASE_URL", settings.database_url)
-    uvicorn.run("app.main:create_app", factory=True,
-                host=args.host or settings.host, port=args.port or settings.port,
-                workers=args.workers or settings.workers, log_config=log_config(
-                    settings.log_level), access_log=False, proxy_headers=True)
+    workers = args.workers or settings.workers
+    with _metrics_dir(workers):
+        uvicorn.run("app.main:create_app", factory=True,
+                    host=args.host or settings.host, port=args.port or settings.port,
+                    workers=workers, log_config=log_config(settings.log_level),
+                    access_log=False, proxy_headers=True)
     return 0
+
+
+@contextlib.contextmanager
+def _metrics_dir(workers: int) -> Iterator[None]:
+    """Several workers share their metrics through files in PROMETHEUS_MULTIPROC_DIR (see
+    app/metrics.py): a fresh directory per start, or the operator's, emptied first. Set
+    before the workers start, since prometheus-client reads it when they import it."""
+    import os
+    import tempfile
+
+    from app.metrics import MULTIPROC_ENV, prepare_multiprocess_dir
+
+    given = os.environ.get(MULTIPROC_ENV)
+    if given:
+        prepare_multiprocess_dir(given)
+        yield
+    elif workers > 1:
+        with tempfile.TemporaryDirectory(prefix="headroom-metrics-") as path:
+            os.environ[MULTIPROC_ENV] = path
+            try:
+                yield
+            finally:
+                del os.environ[MULTIPROC_ENV]
+    else:
+        yield
 
 
 def masked_database_url(url: str) -> str:

@@ -107,3 +107,14 @@ def from_policy_error(exc: PolicyError) -> HeadroomError:
                         if field else None)
     err.status, err.code, err.title = CATEGORY_STATUS[exc.category], exc.code, exc.title
     return err
+
+
+def at_event(exc: HeadroomError, index: int, event_id: str) -> HeadroomError:
+    """``exc`` refused event ``index`` of a batch: locate it as validation errors are located
+    (``events[1].job_type``), so that a client knows which of its events to fix."""
+    where = f"events[{index}]"
+    exc.errors = [{**e, "field": f"{where}.{e['field']}" if e.get("field") else where}
+                  for e in exc.errors] if exc.errors else [{"field": where,
+                                                            "message": exc.detail}]
+    exc.detail = f"{where} (event_id {event_id!r}): {exc.detail}"
+    return exc

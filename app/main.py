@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
             yield
         finally:
             loop.stop()
+            ctx.metrics.worker_exit()
             ctx.close()
 
     # /docs and /redoc load Swagger UI and ReDoc from this service, not from a CDN: an

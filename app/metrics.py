@@ -1,71 +1,185 @@
-"""Prometheus text-format metrics kept in process memory.
+"""Prometheus metrics, summed over every worker process of a server.
 
-Each worker process keeps its own counters (the usual model for multi-process Python servers
-scraped per instance); a scrape shows the process that answered it, named by ``pid``.
+``headroom serve --workers N`` (N > 1) points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh directory
+before the workers start: prometheus-client then keeps each worker's values in a memory-mapped
+file there, and a scrape of ``/metrics`` from any worker reads all the files. So a counter
+never jumps between scrapes whoever answers, and no ``pid`` label is needed (it is gone).
+
+A worker that exits cleanly is marked dead (``worker_exit``, from the app's lifespan); its
+counters and histograms stay in the sums, as they must for ``rate()``. A killed worker is not
+marked: its counters stay in the sums all the same, and its gauges keep their last value
+(every gauge here is ``max`` or ``mostrecent`` across processes, so a dead value is at worst
+stale, never double counted). The directory is emptied at each server start.
+
+Without the variable (one worker, tests) each ``Metrics`` keeps its own registry in memory.
+
+Cardinality: per-cluster gauges (queue length, scale-out failure ratio and SLA, reservation
+violation ratio and epsilon) are labelled by cluster id, for at most ``MAX_LABELLED_CLUSTERS``
+clusters per process (the first seen; later ones are counted in
+``headroom_metrics_clusters_unlabelled_total`` instead); a deleted cluster's series lasts until
+the server restarts. Every other label has a bounded vocabulary (routes, kinds, codes).
 """
 
 from __future__ import annotations
 
-import bisect
 import os
-import threading
-from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+import prometheus_client
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+    multiprocess,
+)
+
+from app.policies.moments.family import MomentFamily
+from app.policies.rms.family import QueueFamily
+from app.policies.thor.family import ReservationFamily
 
 # Latency buckets in seconds, chosen around the service's goals (p99 of 20-30 ms).
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+# Events per committed transaction: 1 without contention; MAX_GROUP (events.py) caps it.
+GROUP_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+MAX_LABELLED_CLUSTERS = 500
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+
+# A `_created` series per counter and histogram doubles what is stored and graphs nothing here.
+prometheus_client.disable_created_metrics()
+
+
+def multiprocess_dir() -> str | None:
+    return os.environ.get(MULTIPROC_ENV) or None
 
 
 class Metrics:
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.requests: dict[tuple[str, str, int], int] = defaultdict(int)
-        self.latency_buckets: dict[tuple[str, str], list[int]] = {}
-        self.latency_sum: dict[tuple[str, str], float] = defaultdict(float)
-        self.latency_count: dict[tuple[str, str], int] = defaultdict(int)
-        self.decisions: dict[tuple[str, str], int] = defaultdict(int)
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.requests = Counter(
+            "headroom_http_requests", "HTTP requests by method, route and status.",
+            ["method", "route", "status"], registry=r)
+        self.latency = Histogram(
+            "headroom_http_request_duration_seconds", "Request latency by route.",
+            ["method", "route"], buckets=BUCKETS, registry=r)
+        self.decisions = Counter(
+            "headroom_decisions",
+            "Committed decisions by policy kind, event kind, outcome and reason code.",
+            ["policy", "event", "outcome", "reason"], registry=r)
+        self.migrations = Counter(
+            "headroom_migrations", "Jobs a committed decision migrated (DRA after a departure; "
+            "no other policy migrates, so no label).", registry=r)
+        self.group_size = Histogram(
+            "headroom_group_commit_size", "Decisions committed per transaction (group commit).",
+            buckets=GROUP_BUCKETS, registry=r)
+        self.replayed = Counter(
+            "headroom_log_replayed_events",
+            "Logged events replayed to bring a cached engine up to the committed version "
+            "(catch-up after another process wrote, or after a full load).", registry=r)
+        self.full_loads = Counter(
+            "headroom_engine_full_loads", "Engines built from a snapshot and the log tail "
+            "(cache miss: first use in this process, or evicted).", registry=r)
+        self.tick_lag = Gauge(
+            "headroom_tick_lag_seconds", "Duration of the tick loop's last pass over the "
+            "wall-clock clusters: how much later than the interval a cluster may be ticked.",
+            registry=r, multiprocess_mode="max")
+        self.queue_length = Gauge(
+            "headroom_queue_length", "Jobs waiting in a queued cluster, after its last decision.",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.scale_out_failure = Gauge(
+            "headroom_scale_out_failure_ratio",
+            "A moment cluster's realized scale-out failure ratio (denied / requested).",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.scale_out_sla = Gauge(
+            "headroom_scale_out_sla", "A moment cluster's declared SLA: the failure ratio promised.",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.violation = Gauge(
+            "headroom_reservation_violation_ratio",
+            "A reservation stream's time-average violation ratio so far, per resource.",
+            ["reservation", "resource"], registry=r, multiprocess_mode="mostrecent")
+        self.epsilon = Gauge(
+            "headroom_reservation_epsilon", "A reservation stream's violation budget per resource.",
+            ["reservation", "resource"], registry=r, multiprocess_mode="mostrecent")
+        self.unlabelled = Counter(
+            "headroom_metrics_clusters_unlabelled",
+            f"Per-cluster gauge updates dropped: the process already labels "
+            f"{MAX_LABELLED_CLUSTERS} clusters.", registry=r)
+        self._labelled: set[str] = set()
 
+    # -- hooks --------------------------------------------------------------------------------
     def request(self, method: str, route: str, status: int, seconds: float) -> None:
-        with self._lock:
-            self.requests[(method, route, status)] += 1
-            key = (method, route)
-            buckets = self.latency_buckets.setdefault(key, [0] * (len(BUCKETS) + 1))
-            buckets[bisect.bisect_left(BUCKETS, seconds)] += 1
-            self.latency_sum[key] += seconds
-            self.latency_count[key] += 1
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(method, route).observe(seconds)
 
-    def decision(self, event_kind: str, outcome: str) -> None:
-        with self._lock:
-            self.decisions[(event_kind, outcome)] += 1
+    def committed(self, cluster: Any, item: Any, rows: Iterable[dict[str, Any]]) -> None:
+        """After a group committed: ``rows`` are its logged events, ``item.engine`` the
+        cluster's engine as they left it."""
+        rows = list(rows)
+        if not rows:
+            return
+        kind = cluster.policy_kind
+        self.group_size.observe(len(rows))
+        for r in rows:
+            response = r["response"]
+            self.decisions.labels(kind, r["kind"], r["decision"],
+                                  response.get("reason") or "").inc()
+            if response.get("migration"):
+                self.migrations.inc()
+        if item is not None and self._may_label(cluster.id):
+            self._cluster_gauges(cluster.id, item.engine, rows[-1]["response"])
 
-    def render(self) -> str:
-        pid = os.getpid()
-        out = [
-            "# HELP headroom_http_requests_total HTTP requests by method, route and status.",
-            "# TYPE headroom_http_requests_total counter",
-        ]
-        with self._lock:
-            for (m, r, s), n in sorted(self.requests.items()):
-                out.append(f'headroom_http_requests_total{{method="{m}",route="{r}",'
-                           f'status="{s}",pid="{pid}"}} {n}')
-            out += ["# HELP headroom_http_request_duration_seconds Request latency.",
-                    "# TYPE headroom_http_request_duration_seconds histogram"]
-            for (m, r), buckets in sorted(self.latency_buckets.items()):
-                labels = f'method="{m}",route="{r}",pid="{pid}"'
-                acc = 0
-                for bound, n in zip(BUCKETS, buckets):
-                    acc += n
-                    out.append(f'headroom_http_request_duration_seconds_bucket{{{labels},'
-                               f'le="{bound}"}} {acc}')
-                acc += buckets[-1]
-                out.append(f'headroom_http_request_duration_seconds_bucket{{{labels},'
-                           f'le="+Inf"}} {acc}')
-                out.append(f"headroom_http_request_duration_seconds_sum{{{labels}}} "
-                           f"{self.latency_sum[(m, r)]:.6f}")
-                out.append(f"headroom_http_request_duration_seconds_count{{{labels}}} "
-                           f"{self.latency_count[(m, r)]}")
-            out += ["# HELP headroom_decisions_total Decisions by event kind and outcome.",
-                    "# TYPE headroom_decisions_total counter"]
-            for (k, o), n in sorted(self.decisions.items()):
-                out.append(f'headroom_decisions_total{{event="{k}",outcome="{o}",'
-                           f'pid="{pid}"}} {n}')
-        return "\n".join(out) + "\n"
+    def catch_up(self, replayed: int, full_load: bool) -> None:
+        if full_load:
+            self.full_loads.inc()
+        if replayed > 0:
+            self.replayed.inc(replayed)
+
+    def tick_pass(self, seconds: float) -> None:
+        self.tick_lag.set(seconds)
+
+    def _may_label(self, cluster_id: str) -> bool:
+        if cluster_id in self._labelled:
+            return True
+        if len(self._labelled) >= MAX_LABELLED_CLUSTERS:
+            self.unlabelled.inc()
+            return False
+        self._labelled.add(cluster_id)
+        return True
+
+    def _cluster_gauges(self, cluster_id: str, engine: Any, response: dict[str, Any]) -> None:
+        if isinstance(engine, QueueFamily):
+            self.queue_length.labels(cluster_id).set(sum(engine.engine.queue_lengths()))
+        elif isinstance(engine, MomentFamily):
+            if "sla_failure_rate" in response:
+                self.scale_out_failure.labels(cluster_id).set(response["sla_failure_rate"])
+            if engine.sla is not None:
+                self.scale_out_sla.labels(cluster_id).set(engine.sla)
+        elif isinstance(engine, ReservationFamily):
+            for spec in engine.engine.resources:
+                self.epsilon.labels(cluster_id, spec.name).set(spec.epsilon)
+            for name, rate in response.get("violation_rate", {}).items():
+                self.violation.labels(cluster_id, name).set(rate)
+
+    # -- exposition ---------------------------------------------------------------------------
+    def render(self) -> bytes:
+        if multiprocess_dir() is None:
+            return generate_latest(self.registry)
+        # Every process's files, this one's included: the sum over the server's workers.
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry)
+
+    def worker_exit(self) -> None:
+        if multiprocess_dir() is not None:
+            multiprocess.mark_process_dead(os.getpid())
+
+
+def prepare_multiprocess_dir(path: str) -> None:
+    """Empty ``path`` of an earlier server's files (their counters would be summed in)."""
+    os.makedirs(path, exist_ok=True)
+    for name in os.listdir(path):
+        if name.endswith(".db"):
+            os.remove(os.path.join(path, name))

@@ -15,7 +15,7 @@ import yaml
 from app.config import Settings
 from app.main import create_app
 from tests.conftest import IN_CI, admin_client
-from tests.helpers import create_cluster
+from tests.helpers import cluster_spec, create_cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "deploy" / "prometheus" / "alerts.yml"
@@ -90,9 +90,31 @@ def exported(sqlite_url) -> set[str]:
             c.post(f"/v1/clusters/{cid}/arrivals",
                    json={"event_id": f"e{i}", "job_id": f"j{i}", "job_type": job_type})
         c.post(f"/v1/clusters/{cid}/departures", json={"event_id": "d", "job_id": "j0"})
+        # One decision of each family that feeds a per-cluster gauge.
+        queued = c.post("/v1/clusters", json=cluster_spec(
+            policy={"kind": "best_fit_queue", "clock": "client"})).json()["id"]
+        ok(c.post(f"/v1/clusters/{queued}/arrivals", json={
+            "event_id": "q", "job_id": "q", "job_type": "small", "at": 0.0}))
+        moment = ok(c.post("/v1/clusters", json={
+            "name": "m", "capacity_cores": 2000, "sla": 0.001,
+            "policy": {"kind": "second_moment"}}))["id"]
+        ok(c.post(f"/v1/clusters/{moment}/deployments",
+                  json={"event_id": "m1", "deployment_id": "d1", "cores": 4, "at": 0.0}))
+        ok(c.post(f"/v1/clusters/{moment}/deployments/d1/scale-outs",
+                  json={"event_id": "m2", "cores": 2, "at": 1.0}))
+        rid = ok(c.post("/v1/reservations", json={
+            "name": "r", "resources": [{"name": "cpu", "cost": 1, "epsilon": 0.1}],
+            "policy": {"kind": "thor"}}))["id"]
+        ok(c.post(f"/v1/reservations/{rid}/observations",
+                  json={"event_id": "p0", "period": 0, "demand": {"cpu": 3}}))
         text = c.get("/metrics").text
     return {line.split("{")[0].split(" ")[0] for line in text.splitlines()
             if line and not line.startswith("#")}
+
+
+def ok(r) -> dict:
+    assert r.status_code in (200, 201), r.text
+    return r.json()
 
 
 def test_rules_and_dashboard_name_only_exported_metrics(exported):
@@ -107,9 +129,56 @@ def test_rules_and_dashboard_name_only_exported_metrics(exported):
 def test_pending_rules_flag_exactly_the_metrics_not_exported_yet(exported):
     """A rule waiting for a metric says which in `needs_metric`; once the service exports it,
     this fails so that the rule joins the checked group instead of staying flagged."""
-    for rule in _groups()[PENDING_GROUP]:
+    for rule in _groups().get(PENDING_GROUP, []):
         needs = set(rule["annotations"]["needs_metric"].split())
         named = set(HEADROOM_NAME.findall(rule["expr"]))
         assert named - exported <= needs, (rule["alert"], named - exported - needs)
         assert not needs & exported, (f"{rule['alert']}: {sorted(needs & exported)} is exported "
                                       f"now; move the rule into the `headroom` group")
+
+
+def _samples(text: str) -> dict[tuple[str, frozenset], float]:
+    from prometheus_client.parser import text_string_to_metric_families
+
+    return {(s.name, frozenset(s.labels.items())): s.value
+            for f in text_string_to_metric_families(text) for s in f.samples}
+
+
+def test_metrics_count_what_operators_graph(sqlite_url):
+    app = create_app(Settings(database_url=sqlite_url), configure_logs=False)
+    with admin_client(app) as c:
+        cid = create_cluster(c, servers=1)["id"]
+        events = [{"kind": "arrival", "event_id": f"e{i}", "job_id": f"j{i}", "job_type": "large"}
+                  for i in range(3)]
+        ok(c.post(f"/v1/clusters/{cid}/events:batch", json={"events": events}))
+        rid = ok(c.post("/v1/reservations", json={
+            "name": "r", "resources": [{"name": "cpu", "cost": 1, "epsilon": 0.1}],
+            "policy": {"kind": "thor"}}))["id"]
+        # Period 0 reserves nothing yet (no `initial`): a violation; period 1 may not be.
+        ok(c.post(f"/v1/reservations/{rid}/observations",
+                  json={"event_id": "p0", "period": 0, "demand": {"cpu": 3}}))
+        got = _samples(c.get("/metrics").text)
+    decided = {dict(k[1])["outcome"]: v for k, v in got.items()
+               if k[0] == "headroom_decisions_total" and dict(k[1])["event"] == "arrival"}
+    assert sum(decided.values()) == 3 and set(decided) == {"placed", "rejected"}
+    policies = {dict(k[1])["policy"] for k in got if k[0] == "headroom_decisions_total"}
+    assert len(policies) == 2  # the placement policy and thor
+    # Placement decisions carry their reason code (an observation has none: empty label).
+    assert all(dict(k[1])["reason"] for k in got if k[0] == "headroom_decisions_total"
+               and dict(k[1])["event"] == "arrival")
+    # One transaction of three events and one of one.
+    assert got[("headroom_group_commit_size_count", frozenset())] == 2
+    assert got[("headroom_group_commit_size_sum", frozenset())] == 4
+    assert got[("headroom_engine_full_loads_total", frozenset())] == 2
+    labels = frozenset({"reservation": rid, "resource": "cpu"}.items())
+    assert got[("headroom_reservation_violation_ratio", labels)] == 1.0
+    assert got[("headroom_reservation_epsilon", labels)] == 0.1
+
+
+def test_a_server_start_empties_the_multiprocess_dir_of_stale_files(tmp_path):
+    from app.metrics import prepare_multiprocess_dir
+
+    (tmp_path / "counter_123.db").write_bytes(b"x")
+    (tmp_path / "keep.txt").write_text("not ours")
+    prepare_multiprocess_dir(str(tmp_path))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]

@@ -31,6 +31,7 @@ class PolicyError(Exception):
 
 class UnknownJobType(PolicyError):
     code, category, title = "unknown_job_type", "not_found", "Unknown job type"
+    field = "job_type"
 
     def __init__(self, name: object):
         super().__init__(f"job type {name!r} is not declared by this cluster")
@@ -38,6 +39,7 @@ class UnknownJobType(PolicyError):
 
 class UnknownJob(PolicyError):
     code, category, title = "unknown_job", "not_found", "Unknown job"
+    field = "job_id"
 
     def __init__(self, job_id: object):
         super().__init__(f"job {job_id!r} is not running in this cluster")

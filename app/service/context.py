@@ -39,10 +39,10 @@ class ServiceContext:
     @classmethod
     def from_settings(cls, settings: Settings, families: FamilyRegistry | None = None
                       ) -> ServiceContext:
-        db = make_engine(settings)
+        db, metrics = make_engine(settings), Metrics()
         return cls(settings=settings, db=db, sessions=make_sessionmaker(db),
-                   engines=EngineCache(settings.engine_cache_size),
-                   families=families or FamilyRegistry())
+                   engines=EngineCache(settings.engine_cache_size, metrics),
+                   families=families or FamilyRegistry(), metrics=metrics)
 
     def close(self) -> None:
         self.db.dispose()

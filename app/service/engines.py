@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session
 
 from app.errors import StateDivergence
 from app.families.base import Family
+from app.metrics import Metrics
 from app.policies.protocol import FamilyEngine
 from app.store.models import Cluster, Event, Snapshot, utcnow
 
@@ -58,19 +59,22 @@ class Loaded:
 class EngineCache:
     """Engines by cluster id, least recently used evicted first."""
 
-    def __init__(self, capacity: int):
+    def __init__(self, capacity: int, metrics: Metrics | None = None):
         self.capacity = capacity
         self._items: OrderedDict[str, Loaded] = OrderedDict()
         self._lock = threading.Lock()
         self.loads = 0  # full loads (snapshot + replay), for tests and metrics
+        self.metrics = metrics
 
     def checkout(self, conn: Executor, cluster: ClusterRow) -> Loaded:
         with self._lock:
             item = self._items.pop(cluster.id, None)
         if item is not None and item.version > cluster.version:
             item = None  # a transaction that produced it never committed
-        if item is None:
+        if full_load := item is None:
             item = self._load(conn, cluster)
+        if self.metrics is not None:
+            self.metrics.catch_up(cluster.version - item.version, full_load)
         if item.version < cluster.version:
             _replay(conn, cluster, item, upto=cluster.version)
         return item

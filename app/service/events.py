@@ -33,6 +33,7 @@ from app.errors import (
     Conflict,
     IdempotencyKeyReused,
     Unprocessable,
+    at_event,
     from_policy_error,
 )
 from app.families.base import FamilyRegistry, NothingToDo
@@ -245,7 +246,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
             if p.error is not None and all_or_nothing:
                 if item is not None and item.version == old_version:
                     ctx.engines.checkin(cluster_id, item)  # untouched: worth keeping
-                raise p.error
+                raise at_event(p.error, group.index(p), eid)  # a batch: in request order
 
         if rows:
             # executemany of one cached statement; a multi-VALUES INSERT was measured slower
@@ -262,8 +263,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
             if item.version // every > old_version // every:
                 write_snapshot(conn, cluster, item)
     # Committed: only now are the answers real.
-    for r in rows:
-        ctx.metrics.decision(r["kind"], r["decision"])
+    ctx.metrics.committed(cluster, item, rows)
     return item
 
 

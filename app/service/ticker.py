@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from datetime import datetime
 from typing import Any
@@ -100,10 +101,12 @@ class TickLoop:
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
+            started = time.monotonic()
             try:
                 self.run_once()
             except Exception:  # a bad pass must not end the loop (the database may be down)
                 log.exception("tick pass failed")
+            self.ctx.metrics.tick_pass(time.monotonic() - started)
 
     def run_once(self) -> int:
         """One pass over the wall-clock clusters; returns how many advanced."""

@@ -157,6 +157,30 @@ def test_batch_validation(client, cluster):
     assert_problem(client.post(url, json={"events": many}), 422)
 
 
+def test_batch_refusal_names_the_event_that_failed(client, cluster):
+    """A refused event is located as validation errors are: `events[i]`, then its field."""
+    cid = cluster["id"]
+    url = f"/v1/clusters/{cid}/events:batch"
+    ok = {"kind": "arrival", "event_id": "f0", "job_id": "k0", "job_type": "small"}
+    typo = {"kind": "arrival", "event_id": "f1", "job_id": "k1", "job_type": "ghost"}
+    body = assert_problem(client.post(url, json={"events": [ok, typo]}), 404, "unknown_job_type")
+    assert [e["field"] for e in body["errors"]] == ["events[1].job_type"]
+    assert body["detail"].startswith("events[1] (event_id 'f1'): ")
+    # A refusal without a field of its own names the event.
+    ghost = {"kind": "departure", "event_id": "f2", "job_id": "nobody"}
+    body = assert_problem(client.post(url, json={"events": [ok, ok | {"event_id": "f3",
+                                                                      "job_id": "k3"}, ghost]}),
+                          404, "unknown_job")
+    assert [e["field"] for e in body["errors"]] == ["events[2].job_id"]
+    assert "events[2]" in body["detail"]
+    # An event_id reused with another body is located too.
+    assert client.post(url, json={"events": [ok]}).status_code == 200
+    body = assert_problem(client.post(url, json={"events": [ok | {"job_id": "other"}]}), 409)
+    assert [e["field"] for e in body["errors"]] == ["events[0]"]
+    assert "event_id 'f0'" in body["detail"]
+    assert client.get(f"/v1/clusters/{cid}").json()["version"] == 1
+
+
 def test_event_log_pages_with_a_cursor(client, cluster):
     cid = cluster["id"]
     for i in range(7):

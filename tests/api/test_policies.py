@@ -106,6 +106,7 @@ def test_dra_migrates_after_a_departure_and_reports_it(client):
             if r["decision"] == "placed":
                 alive.append(f"j{i}")
     assert migration is not None, "the seeded workload makes DRA migrate once"
+    assert "\nheadroom_migrations_total 1.0\n" in client.get("/metrics").text  # what operators graph
     target = client.get(f"/v1/clusters/{cid}/servers/{migration['to_server_id']}").json()
     source = client.get(f"/v1/clusters/{cid}/servers/{migration['from_server_id']}").json()
     assert migration["job_id"] in target["jobs"] and migration["job_id"] not in source["jobs"]

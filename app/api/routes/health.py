@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, PlainTextResponse
+from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 
 from app.api.routes.deps import Ctx
@@ -34,7 +35,6 @@ def readyz(ctx: Ctx) -> JSONResponse:
 
 
 @router.get("/metrics", operation_id="metrics", response_class=PlainTextResponse,
-            summary="Prometheus metrics of this process")
+            summary="Prometheus metrics, summed over the server's worker processes")
 def metrics(ctx: Ctx) -> PlainTextResponse:
-    return PlainTextResponse(ctx.metrics.render(),
-                             media_type="text/plain; version=0.0.4; charset=utf-8")
+    return PlainTextResponse(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)

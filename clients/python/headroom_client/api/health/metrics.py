@@ -42,7 +42,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[str]:
-    """Prometheus metrics of this process
+    """Prometheus metrics, summed over the server's worker processes
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -65,7 +65,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
 ) -> str | None:
-    """Prometheus metrics of this process
+    """Prometheus metrics, summed over the server's worker processes
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -84,7 +84,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[str]:
-    """Prometheus metrics of this process
+    """Prometheus metrics, summed over the server's worker processes
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -105,7 +105,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
 ) -> str | None:
-    """Prometheus metrics of this process
+    """Prometheus metrics, summed over the server's worker processes
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
