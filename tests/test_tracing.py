@@ -1,0 +1,159 @@
+"""OpenTelemetry tracing (app/tracing.py): the span tree of a decision on both databases, with
+the SDK's in-memory exporter installed through the app's own setup; and nothing at all when the
+``OTEL_*`` environment does not ask for traces."""
+
+from __future__ import annotations
+
+import pytest
+from opentelemetry.sdk import trace as sdk_trace
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import INVALID_SPAN, SpanKind
+
+from app import tracing
+from app.main import create_app
+from tests.conftest import admin_client, make_settings
+from tests.helpers import create_cluster
+
+OTEL_VARS = ("OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
+             "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+
+
+@pytest.fixture(autouse=True)
+def no_otel_env(monkeypatch):
+    """The tests decide what the environment says, whatever the shell running them set."""
+    for name in OTEL_VARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+def _ancestors(span: ReadableSpan, by_id: dict[int, ReadableSpan]) -> list[ReadableSpan]:
+    out = []
+    while span.parent is not None and span.parent.span_id in by_id:
+        span = by_id[span.parent.span_id]
+        out.append(span)
+    return out
+
+
+def _trace_of(spans: list[ReadableSpan], route: str) -> tuple[ReadableSpan, list[ReadableSpan]]:
+    """The one server span of ``route`` and every span below it."""
+    by_id = {s.context.span_id: s for s in spans}
+    [request] = [s for s in spans if s.kind is SpanKind.SERVER
+                 and s.attributes.get("http.route") == route]
+    below = [s for s in spans if request in _ancestors(s, by_id)]
+    return request, below
+
+
+def _one(spans: list[ReadableSpan], name: str) -> ReadableSpan:
+    found = [s for s in spans if s.name == name]
+    assert len(found) == 1, [s.name for s in spans]
+    return found[0]
+
+
+def test_a_decision_is_traced_from_request_to_commit(db_url):
+    exporter = InMemorySpanExporter()
+    app = create_app(make_settings(db_url), configure_logs=False, span_exporter=exporter)
+    assert app.state.ctx.tracing.on
+    with admin_client(app) as client:
+        cid = create_cluster(client, servers=2)["id"]
+        exporter.clear()
+        r = client.post(f"/v1/clusters/{cid}/arrivals",
+                        json={"event_id": "a1", "job_id": "j1", "job_type": "small"})
+        assert r.status_code == 200, r.text
+        events = [{"kind": "arrival", "event_id": f"b{i}", "job_id": f"k{i}",
+                   "job_type": "small"} for i in range(3)]
+        # a1 again: the batch holds a replay of the log beside three new decisions
+        events.append({"kind": "arrival", "event_id": "a1", "job_id": "j1",
+                       "job_type": "small"})
+        r = client.post(f"/v1/clusters/{cid}/events:batch", json={"events": events})
+        assert r.status_code == 200, r.text
+    spans = list(exporter.get_finished_spans())
+    dialect = "postgresql" if db_url.startswith("postgresql") else "sqlite"
+
+    for route, group, decided, replayed in (
+            ("/v1/clusters/{cluster_id}/arrivals", 1, 1, 0),
+            ("/v1/clusters/{cluster_id}/events:batch", 4, 3, 1)):
+        request, below = _trace_of(spans, route)
+        assert request.attributes["http.request.method"] == "POST"
+        assert request.attributes["http.response.status_code"] == 200
+        lock_wait, decide, commit = (_one(below, n) for n in
+                                     (tracing.LOCK_WAIT, tracing.DECIDE, tracing.COMMIT))
+        # siblings, in this order, under one parent inside the request
+        assert lock_wait.parent.span_id == decide.parent.span_id == commit.parent.span_id
+        assert lock_wait.end_time <= decide.start_time
+        assert decide.end_time <= commit.start_time
+        assert lock_wait.attributes["headroom.cluster_id"] == cid
+        assert dict(decide.attributes) == {
+            "headroom.cluster_id": cid, "headroom.policy_kind": "first_fit",
+            "headroom.group_size": group, "headroom.events_decided": decided,
+            "headroom.events_replayed": replayed, "headroom.events_refused": 0}
+        assert commit.attributes["headroom.events_written"] == decided
+
+        by_id = {s.context.span_id: s for s in spans}
+        sql = [s for s in below if s.kind is SpanKind.CLIENT]
+        assert all(s.attributes.get("db.system") == dialect or
+                   s.attributes.get("db.system.name") == dialect for s in sql), sql
+        statements = [s.attributes.get("db.statement") or s.attributes.get("db.query.text")
+                      for s in sql]
+        under = {n: [st for s, st in zip(sql, statements) if by_id[n.context.span_id]
+                     in _ancestors(s, by_id)] for n in (lock_wait, decide, commit)}
+        # the row lock is the cluster's SELECT (FOR UPDATE on Postgres)
+        assert any(st.startswith("SELECT") and "FROM clusters" in st for st in under[lock_wait])
+        # ...and what makes it a lock: FOR UPDATE on Postgres, BEGIN IMMEDIATE on SQLite
+        if dialect == "postgresql":
+            assert any("FOR UPDATE" in st for st in under[lock_wait])
+        else:
+            assert "BEGIN IMMEDIATE" in under[lock_wait]
+        assert any("FROM events" in st for st in under[decide])  # the replay lookup
+        assert any(st.startswith("INSERT INTO events") for st in under[commit])
+        assert any(st.startswith("UPDATE clusters") for st in under[commit])
+
+
+def test_tracing_off_by_default_records_nothing(sqlite_url, monkeypatch):
+    """No OTEL_* variable: no provider, the shared no-op span, and not one SDK span started
+    (every recorded span, FastAPI's, SQLAlchemy's or ours, starts through ``Span.start``)."""
+    started = []
+    monkeypatch.setattr(sdk_trace.Span, "start",
+                        lambda self, *a, **k: started.append(self.name))
+    assert not tracing.enabled({})
+    app = create_app(make_settings(sqlite_url), configure_logs=False)
+    ctx = app.state.ctx
+    assert not ctx.tracing.on and ctx.tracing.provider is None
+    with ctx.tracing.span(tracing.DECIDE, {"headroom.group_size": 1}) as span:
+        assert span is INVALID_SPAN and not span.is_recording()
+    assert ctx.tracing.span(tracing.LOCK_WAIT) is ctx.tracing.span(tracing.COMMIT)
+    with admin_client(app) as client:
+        cid = create_cluster(client)["id"]
+        r = client.post(f"/v1/clusters/{cid}/arrivals",
+                        json={"event_id": "a1", "job_id": "j1", "job_type": "small"})
+        assert r.status_code == 200, r.text
+    assert started == []
+
+
+@pytest.mark.parametrize(("env", "on"), [
+    ({}, False),
+    ({"OTEL_TRACES_EXPORTER": "otlp"}, True),
+    ({"OTEL_TRACES_EXPORTER": "console"}, True),
+    ({"OTEL_TRACES_EXPORTER": "none", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}, False),
+    ({"OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"}, True),
+    ({"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://c:4318/v1/traces"}, True),
+    ({"OTEL_SDK_DISABLED": "true", "OTEL_TRACES_EXPORTER": "otlp"}, False),
+    ({"OTEL_SDK_DISABLED": "false", "OTEL_TRACES_EXPORTER": "otlp"}, True),
+])
+def test_enabled_follows_the_standard_variables(env, on):
+    assert tracing.enabled(env) is on
+
+
+def test_environment_turns_tracing_on_with_its_exporter(sqlite_url, monkeypatch):
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "console")
+    monkeypatch.setenv("OTEL_SERVICE_NAME", "headroom-eu1")
+    app = create_app(make_settings(sqlite_url), configure_logs=False)
+    provider = app.state.ctx.tracing.provider
+    assert provider is not None
+    assert provider.resource.attributes["service.name"] == "headroom-eu1"
+    app.state.ctx.tracing.shutdown()
+
+
+def test_an_unsupported_exporter_is_refused_at_start(sqlite_url, monkeypatch):
+    monkeypatch.setenv("OTEL_TRACES_EXPORTER", "zipkin")
+    with pytest.raises(RuntimeError, match="OTEL_TRACES_EXPORTER='zipkin'"):
+        create_app(make_settings(sqlite_url), configure_logs=False)
