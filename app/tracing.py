@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 LOCK_WAIT = "headroom.lock_wait"
 DECIDE = "headroom.decide"
 COMMIT = "headroom.commit"
+TICK = "headroom.tick"  # the tick loop's pass over one cluster (no request around it)
 
 # Shared by every span asked for while tracing is off: entering it allocates nothing, and its
 # non-recording span takes set_attribute calls and drops them.

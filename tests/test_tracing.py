@@ -13,7 +13,8 @@ from opentelemetry.trace import INVALID_SPAN, SpanKind
 from app import tracing
 from app.main import create_app
 from tests.conftest import admin_client, make_settings
-from tests.helpers import create_cluster
+from app.service.ticker import tick_cluster, wall_clock_clusters
+from tests.helpers import cluster_spec, create_cluster
 
 OTEL_VARS = ("OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
              "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
@@ -106,6 +107,43 @@ def test_a_decision_is_traced_from_request_to_commit(db_url):
         assert any("FROM events" in st for st in under[decide])  # the replay lookup
         assert any(st.startswith("INSERT INTO events") for st in under[commit])
         assert any(st.startswith("UPDATE clusters") for st in under[commit])
+
+
+def test_a_request_joins_its_callers_trace(sqlite_url):
+    exporter = InMemorySpanExporter()
+    app = create_app(make_settings(sqlite_url), configure_logs=False, span_exporter=exporter)
+    trace_id, parent_id = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+    with admin_client(app) as client:
+        cid = create_cluster(client)["id"]
+        r = client.post(f"/v1/clusters/{cid}/arrivals",
+                        headers={"traceparent": f"00-{trace_id}-{parent_id}-01"},
+                        json={"event_id": "a1", "job_id": "j1", "job_type": "small"})
+        assert r.status_code == 200, r.text
+    request, below = _trace_of(list(exporter.get_finished_spans()),
+                               "/v1/clusters/{cluster_id}/arrivals")
+    assert request.context.trace_id == int(trace_id, 16)
+    assert request.parent.span_id == int(parent_id, 16) and request.parent.is_remote
+    assert _one(below, tracing.DECIDE).context.trace_id == int(trace_id, 16)
+
+
+def test_a_tick_loop_pass_is_one_trace(sqlite_url):
+    """The tick loop's events have no request: ``headroom.tick`` is the root that holds them."""
+    exporter = InMemorySpanExporter()
+    app = create_app(make_settings(sqlite_url, tick_interval_seconds=0), configure_logs=False,
+                     span_exporter=exporter)
+    with admin_client(app) as client:
+        r = client.post("/v1/clusters", json=cluster_spec(policy={"kind": "rms"}))
+        assert r.status_code == 201, r.text
+        cid, ctx = r.json()["id"], app.state.ctx
+        exporter.clear()
+        [(_, created_at)] = wall_clock_clusters(ctx)
+        assert tick_cluster(ctx, cid, created_at) is not None
+    spans = list(exporter.get_finished_spans())
+    tick = _one(spans, tracing.TICK)
+    assert tick.parent is None and tick.attributes["headroom.cluster_id"] == cid
+    by_id = {s.context.span_id: s for s in spans}
+    for name in (tracing.LOCK_WAIT, tracing.DECIDE, tracing.COMMIT):
+        assert by_id[_one(spans, name).parent.span_id] is tick
 
 
 def test_tracing_off_by_default_records_nothing(sqlite_url, monkeypatch):
