@@ -113,7 +113,10 @@ def setup(engine: Engine, exporter: SpanExporter | None = None) -> Tracing:
         from opentelemetry.metrics import NoOpMeterProvider
         from opentelemetry.sdk.resources import Resource
         from opentelemetry.sdk.trace import TracerProvider
-        from opentelemetry.sdk.trace.export import BatchSpanProcessor, SimpleSpanProcessor
+        from opentelemetry.sdk.trace.export import (
+            BatchSpanProcessor,
+            SimpleSpanProcessor,
+        )
     except ImportError as exc:
         raise RuntimeError(EXTRA_HINT) from exc
 
@@ -150,7 +153,9 @@ def _exporter_from_env() -> SpanExporter:
         raise RuntimeError(f"OTLP protocol {protocol!r} is not supported: "
                            "headroom[otel] ships the http/protobuf exporter")
     try:
-        from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import (
+            OTLPSpanExporter,
+        )
     except ImportError as exc:
         raise RuntimeError(EXTRA_HINT) from exc
     return OTLPSpanExporter()  # endpoint, headers, timeout: from OTEL_EXPORTER_OTLP_*

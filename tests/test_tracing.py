@@ -4,6 +4,8 @@ the SDK's in-memory exporter installed through the app's own setup; and nothing 
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from opentelemetry.sdk import trace as sdk_trace
 from opentelemetry.sdk.trace import ReadableSpan
@@ -12,8 +14,8 @@ from opentelemetry.trace import INVALID_SPAN, SpanKind
 
 from app import tracing
 from app.main import create_app
-from tests.conftest import admin_client, make_settings
 from app.service.ticker import tick_cluster, wall_clock_clusters
+from tests.conftest import admin_client, make_settings
 from tests.helpers import cluster_spec, create_cluster
 
 OTEL_VARS = ("OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -189,6 +191,13 @@ def test_environment_turns_tracing_on_with_its_exporter(sqlite_url, monkeypatch)
     assert provider is not None
     assert provider.resource.attributes["service.name"] == "headroom-eu1"
     app.state.ctx.tracing.shutdown()
+
+
+def test_without_the_otel_extra_the_start_says_what_to_install(sqlite_url, monkeypatch):
+    monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:4318")
+    monkeypatch.setitem(sys.modules, "opentelemetry.sdk.trace", None)  # import fails
+    with pytest.raises(RuntimeError, match=r"pip install 'headroom\[otel\]'"):
+        create_app(make_settings(sqlite_url), configure_logs=False)
 
 
 def test_an_unsupported_exporter_is_refused_at_start(sqlite_url, monkeypatch):
