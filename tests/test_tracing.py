@@ -4,7 +4,9 @@ the SDK's in-memory exporter installed through the app's own setup; and nothing 
 
 from __future__ import annotations
 
+import http.server
 import sys
+import threading
 
 import pytest
 from opentelemetry.sdk import trace as sdk_trace
@@ -191,6 +193,58 @@ def test_environment_turns_tracing_on_with_its_exporter(sqlite_url, monkeypatch)
     assert provider is not None
     assert provider.resource.attributes["service.name"] == "headroom-eu1"
     app.state.ctx.tracing.shutdown()
+
+
+class _Collector(http.server.BaseHTTPRequestHandler):
+    """An OTLP/HTTP trace receiver on the loopback: keeps each export request it is sent."""
+
+    received: list[tuple[str, bytes]] = []
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.received.append((self.path, body))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_otlp_endpoint_gets_the_spans_when_the_app_stops(sqlite_url, monkeypatch):
+    """The production path: OTLP/HTTP from the environment, batched, flushed by the lifespan."""
+    from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+        ExportTraceServiceRequest,
+    )
+    server = http.server.HTTPServer(("127.0.0.1", 0), _Collector)
+    _Collector.received = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        monkeypatch.setenv("OTEL_EXPORTER_OTLP_ENDPOINT",
+                           f"http://127.0.0.1:{server.server_port}")
+        monkeypatch.delenv("OTEL_SERVICE_NAME", raising=False)
+        monkeypatch.delenv("OTEL_RESOURCE_ATTRIBUTES", raising=False)
+        app = create_app(make_settings(sqlite_url), configure_logs=False)
+        with admin_client(app) as client:
+            cid = create_cluster(client)["id"]
+            r = client.post(f"/v1/clusters/{cid}/arrivals",
+                            json={"event_id": "a1", "job_id": "j1", "job_type": "small"})
+            assert r.status_code == 200, r.text
+        # the client's exit ran the lifespan's shutdown, which flushed the batch
+    finally:
+        server.shutdown()
+    assert _Collector.received and {p for p, _ in _Collector.received} == {"/v1/traces"}
+    names, services = set(), set()
+    for _, body in _Collector.received:
+        export = ExportTraceServiceRequest.FromString(body)
+        for rs in export.resource_spans:
+            services |= {a.value.string_value for a in rs.resource.attributes
+                         if a.key == "service.name"}
+            names |= {s.name for ss in rs.scope_spans for s in ss.spans}
+    assert services == {"headroom"}
+    assert {tracing.LOCK_WAIT, tracing.DECIDE, tracing.COMMIT,
+            "POST /v1/clusters/{cluster_id}/arrivals"} <= names
 
 
 def test_without_the_otel_extra_the_start_says_what_to_install(sqlite_url, monkeypatch):
