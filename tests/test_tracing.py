@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.server
 import sys
 import threading
+from typing import ClassVar
 
 import pytest
 from opentelemetry.sdk import trace as sdk_trace
@@ -198,7 +199,7 @@ def test_environment_turns_tracing_on_with_its_exporter(sqlite_url, monkeypatch)
 class _Collector(http.server.BaseHTTPRequestHandler):
     """An OTLP/HTTP trace receiver on the loopback: keeps each export request it is sent."""
 
-    received: list[tuple[str, bytes]] = []
+    received: ClassVar[list[tuple[str, bytes]]] = []
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers["Content-Length"]))
