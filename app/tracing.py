@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from opentelemetry.trace import INVALID_SPAN, Span
+from opentelemetry.trace import INVALID_SPAN, Link, Span, SpanContext, get_current_span
 from sqlalchemy import Engine
 
 from app import __version__
@@ -70,13 +70,25 @@ class Tracing:
     def on(self) -> bool:
         return self._tracer is not None
 
-    def span(self, name: str, attributes: Mapping[str, Any] | None = None
-             ) -> AbstractContextManager[Span]:
+    def span(self, name: str, attributes: Mapping[str, Any] | None = None,
+             linked: Iterable[Any] = ()) -> AbstractContextManager[Span]:
         """A child of the current span for the ``with`` block (an exception is recorded on it
-        and re-raised); while tracing is off, a context that costs nothing."""
+        and re-raised); while tracing is off, a context that costs nothing.
+
+        ``linked``: items with an ``origin`` (see :meth:`origin`). A group-committed event is
+        decided in another request's transaction; a link from that decide span to the event's
+        own request span is how its trace finds where it was decided.
+        """
         if self._tracer is None:
             return _OFF
-        return self._tracer.start_as_current_span(name, attributes=attributes)
+        here = get_current_span().get_span_context()
+        links = [Link(p.origin) for p in linked
+                 if p.origin is not None and p.origin.is_valid and p.origin != here]
+        return self._tracer.start_as_current_span(name, attributes=attributes, links=links)
+
+    def origin(self) -> SpanContext | None:
+        """The current span's context, to link to later; None (and no work) while off."""
+        return None if self._tracer is None else get_current_span().get_span_context()
 
     def shutdown(self) -> None:
         """Flush what the batch processor still holds (called when the app stops)."""

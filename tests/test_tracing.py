@@ -17,6 +17,7 @@ from opentelemetry.trace import INVALID_SPAN, SpanKind
 
 from app import tracing
 from app.main import create_app
+from app.service.events import Pending, request_hash, submit_event
 from app.service.ticker import tick_cluster, wall_clock_clusters
 from tests.conftest import admin_client, make_settings
 from tests.helpers import cluster_spec, create_cluster
@@ -129,6 +130,34 @@ def test_a_request_joins_its_callers_trace(sqlite_url):
     assert request.context.trace_id == int(trace_id, 16)
     assert request.parent.span_id == int(parent_id, 16) and request.parent.is_remote
     assert _one(below, tracing.DECIDE).context.trace_id == int(trace_id, 16)
+
+
+def test_a_group_committed_event_links_the_decide_span_to_its_request(sqlite_url):
+    """Event q queued by one request is decided in the transaction of the next request that
+    takes the cluster: that decide span links to q's request span, which has no decide span."""
+    exporter = InMemorySpanExporter()
+    app = create_app(make_settings(sqlite_url), configure_logs=False, span_exporter=exporter)
+    ctx = app.state.ctx
+    tracer = ctx.tracing.provider.get_tracer("test")
+
+    def arrival(n: int) -> dict:
+        return {"kind": "arrival", "event_id": f"e{n}", "job_id": f"j{n}", "job_type": "small"}
+
+    with admin_client(app) as client:  # the app runs (its lifespan stops the provider)
+        cid = create_cluster(client)["id"]
+        exporter.clear()
+        with tracer.start_as_current_span("queued request") as queued_span:
+            # what submit_event does before it waits for the cluster's mutex
+            queued = Pending(arrival(1), request_hash(arrival(1)),
+                             origin=ctx.tracing.origin())
+            ctx.groups.enqueue(cid, queued)
+        with tracer.start_as_current_span("holder request"):
+            assert submit_event(ctx, cid, arrival(2))["decision"] == "placed"
+    assert queued.done and queued.result()["decision"] == "placed"
+
+    decide = _one(list(exporter.get_finished_spans()), tracing.DECIDE)
+    assert decide.attributes["headroom.group_size"] == 2
+    assert [link.context for link in decide.links] == [queued_span.get_span_context()]
 
 
 def test_a_tick_loop_pass_is_one_trace(sqlite_url):

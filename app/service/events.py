@@ -69,6 +69,7 @@ class Pending:
     error: BaseException | None = None
     twin: Pending | None = None  # an earlier event of the same group with the same id
     done: bool = False
+    origin: Any = None  # tracing on: the submitting request's span, for the decide span's links
 
     def result(self) -> dict[str, Any]:
         if self.error is not None:
@@ -107,7 +108,7 @@ def lock_cluster(conn: Executor, families: FamilyRegistry, cluster_id: str, *,
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """Decide one event, group-committed with whatever else is queued for the cluster."""
-    pending = Pending(event, request_hash(event))
+    pending = Pending(event, request_hash(event), origin=ctx.tracing.origin())
     ctx.groups.enqueue(cluster_id, pending)
     with ctx.groups.exclusive(cluster_id):
         # A loop, not an if: with more than MAX_GROUP events queued ahead of ours, one
@@ -205,7 +206,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
         now = utcnow()
         with ctx.tracing.span(tracing.DECIDE, {
                 "headroom.cluster_id": cluster_id, "headroom.policy_kind": cluster.policy_kind,
-                "headroom.group_size": len(group)}) as span:
+                "headroom.group_size": len(group)}, linked=group) as span:
             logged = {r.event_id: r for r in conn.execute(
                 select(Event.event_id, Event.seq, Event.request_hash, Event.response)
                 .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
