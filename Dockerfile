@@ -8,12 +8,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 # A plain (non-editable) install from a scratch copy that is then deleted: the image runs
 # what the wheel ships, migrations included (tests/test_wheel_install.py builds from the
-# same inputs).
+# same inputs). The [otel] extra lets an operator turn tracing on with OTEL_* variables alone.
 WORKDIR /srv/headroom
 COPY pyproject.toml setup.py README.md /tmp/headroom-src/
 COPY app /tmp/headroom-src/app
 COPY migrations /tmp/headroom-src/migrations
-RUN pip install /tmp/headroom-src \
+RUN pip install "/tmp/headroom-src[otel]" \
  && rm -rf /tmp/headroom-src \
  && useradd --system --uid 10001 --home-dir /srv/headroom headroom \
  && mkdir -p /srv/headroom/data \

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html
 from fastapi.responses import HTMLResponse
 from fastapi_offline import FastAPIOffline
 
-from app import __version__
+from app import __version__, tracing
 from app.api import problems
 from app.api.middleware import RequestContextMiddleware
 from app.api.routes import clusters, health, keys
@@ -19,6 +20,9 @@ from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
 from app.service.ticker import TickLoop
+
+if TYPE_CHECKING:
+    from opentelemetry.sdk.trace.export import SpanExporter
 
 DESCRIPTION = """Admission control for cloud clusters.
 
@@ -53,11 +57,15 @@ def _add_redoc(app: FastAPI) -> None:
         return page
 
 
-def create_app(settings: Settings | None = None, *, configure_logs: bool = True) -> FastAPI:
+def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
+               span_exporter: SpanExporter | None = None) -> FastAPI:
+    """The application; ``span_exporter`` turns tracing on with that exporter whatever the
+    ``OTEL_*`` environment says (see app/tracing.py)."""
     settings = settings or get_settings()
     if configure_logs:
         configure_logging(settings.log_level)
     ctx = ServiceContext.from_settings(settings, REGISTRY)
+    ctx.tracing = tracing.setup(ctx.db, span_exporter)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -69,12 +77,17 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True)
             loop.stop()
             ctx.metrics.worker_exit()
             ctx.close()
+            ctx.tracing.shutdown()
 
     # /docs and /redoc load Swagger UI and ReDoc from this service, not from a CDN: an
     # air-gapped cluster has no CDN, and there FastAPI's default pages are blank. The assets
     # come from the fastapi-offline package, so upgrading them is a dependency bump.
+    # FastAPI traces requests itself once given a tracer provider (the contrib
+    # opentelemetry-instrumentation-fastapi middleware would only switch that off).
     app = FastAPIOffline(title="Headroom", version=__version__, description=DESCRIPTION,
-                         lifespan=lifespan, static_url=DOCS_ASSETS, redoc_url=None)
+                         lifespan=lifespan, static_url=DOCS_ASSETS, redoc_url=None,
+                         telemetry={"tracer_provider": ctx.tracing.provider}
+                         if ctx.tracing.on else None)
     _add_redoc(app)
     app.state.ctx = ctx
     problems.install(app)

@@ -16,6 +16,7 @@ from app.service.auth import AuthCache
 from app.service.engines import EngineCache
 from app.service.group_commit import GroupCommit
 from app.store.db import make_engine, make_sessionmaker
+from app.tracing import Tracing
 
 
 @dataclass
@@ -29,6 +30,7 @@ class ServiceContext:
     families: FamilyRegistry = field(default_factory=FamilyRegistry)
     groups: GroupCommit[Any] = field(default_factory=GroupCommit)
     metrics: Metrics = field(default_factory=Metrics)
+    tracing: Tracing = field(default_factory=Tracing)  # off unless app/main.py sets it up
     auth_cache: AuthCache | None = None
     cluster_owners: dict[str, tuple[float, str, str, str]] = field(default_factory=dict)
 

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import OperationalError
 
+from app import tracing
 from app.errors import (
     Busy,
     ClusterNotFound,
@@ -69,6 +70,7 @@ class Pending:
     error: BaseException | None = None
     twin: Pending | None = None  # an earlier event of the same group with the same id
     done: bool = False
+    origin: Any = None  # tracing on: the submitting request's span, for the decide span's links
 
     def result(self) -> dict[str, Any]:
         if self.error is not None:
@@ -107,7 +109,7 @@ def lock_cluster(conn: Executor, families: FamilyRegistry, cluster_id: str, *,
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
     """Decide one event, group-committed with whatever else is queued for the cluster."""
-    pending = Pending(event, request_hash(event))
+    pending = Pending(event, request_hash(event), origin=ctx.tracing.origin())
     ctx.groups.enqueue(cluster_id, pending)
     with ctx.groups.exclusive(cluster_id):
         # A loop, not an if: with more than MAX_GROUP events queued ahead of ours, one
@@ -188,80 +190,93 @@ def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
 
 def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pending],
                            all_or_nothing: bool, drain: bool) -> Loaded | None:
-    with ctx.db.begin() as conn:
-        cluster = lock_cluster(conn, ctx.families, cluster_id)
+    # Not db.begin(): the lock span must hold SQLite's BEGIN IMMEDIATE (its lock wait) and the
+    # commit span the COMMIT. Closing the connection rolls back what was not committed.
+    with ctx.db.connect() as conn:
+        with ctx.tracing.span(tracing.LOCK_WAIT, {"headroom.cluster_id": cluster_id}):
+            tx = conn.begin()
+            cluster = lock_cluster(conn, ctx.families, cluster_id)
         if drain:
             group.extend(ctx.groups.drain(cluster_id, MAX_GROUP))
         time = cluster.family.time
         ids = list({p.event["event_id"] for p in group})
-        logged = {r.event_id: r for r in conn.execute(
-            select(Event.event_id, Event.seq, Event.request_hash, Event.response)
-            .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
         old_version = cluster.version
         item: Loaded | None = None
         rows: list[dict[str, Any]] = []
         first: dict[str, Pending] = {}
         now = utcnow()
-        for p in group:
-            eid = p.event["event_id"]
-            row = logged.get(eid)
-            twin = first.get(eid)
-            if (row is not None and row.request_hash != p.hash) or \
-                    (twin is not None and twin.hash != p.hash):
-                p.error = IdempotencyKeyReused(
-                    f"event_id {eid!r} was already used for another request")
-            elif row is not None:
-                p.answer = _answer(row.response, row.seq, replayed=True)
-            elif twin is not None:
-                p.twin = twin
-            else:
-                first[eid] = p
-                if item is None:
-                    item = ctx.engines.checkout(conn, cluster)
-                request = _semantic(p.event)
-                try:
-                    if time is not None:  # the log keeps the prepared request, for replay
-                        prepared = time.prepare(item.engine, cluster.created_at, request)
-                        if isinstance(prepared, NothingToDo):  # changes nothing: not logged
-                            p.answer = {**prepared.decision.to_dict(), "event_seq": None,
-                                        "replayed": False, "dry_run": False}
-                            continue
-                        request = prepared
-                    response = item.engine.apply(request).to_dict()
-                    # No log can hold NaN or Infinity (Postgres' json refuses the whole group's
-                    # insert; SQLite would keep a log Postgres cannot load): a bug in the engine.
-                    json.dumps(response, allow_nan=False)  # ValueError: handled below
-                except PolicyError as exc:  # refused before mutating (engine contract)
-                    p.error = from_policy_error(exc)
-                except Exception as exc:  # a bug: the engine may be half-changed
-                    raise _Poisoned(p, exc) from exc
+        with ctx.tracing.span(tracing.DECIDE, {
+                "headroom.cluster_id": cluster_id, "headroom.policy_kind": cluster.policy_kind,
+                "headroom.group_size": len(group)}, linked=group) as span:
+            logged = {r.event_id: r for r in conn.execute(
+                select(Event.event_id, Event.seq, Event.request_hash, Event.response)
+                .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
+            for p in group:
+                eid = p.event["event_id"]
+                row = logged.get(eid)
+                twin = first.get(eid)
+                if (row is not None and row.request_hash != p.hash) or \
+                        (twin is not None and twin.hash != p.hash):
+                    p.error = IdempotencyKeyReused(
+                        f"event_id {eid!r} was already used for another request")
+                elif row is not None:
+                    p.answer = _answer(row.response, row.seq, replayed=True)
+                elif twin is not None:
+                    p.twin = twin
                 else:
-                    item.version += 1
-                    rows.append({"cluster_id": cluster.id, "seq": item.version,
-                                 "event_id": eid, "kind": p.event["kind"],
-                                 "request_hash": p.hash, "request": request,
-                                 "decision": response["decision"], "response": response,
-                                 "created_at": now})
-                    p.answer = _answer(response, item.version, replayed=False)
-            if p.error is not None and all_or_nothing:
-                if item is not None and item.version == old_version:
-                    ctx.engines.checkin(cluster_id, item)  # untouched: worth keeping
-                raise at_event(p.error, group.index(p), eid)  # a batch: in request order
+                    first[eid] = p
+                    if item is None:
+                        item = ctx.engines.checkout(conn, cluster)
+                    request = _semantic(p.event)
+                    try:
+                        if time is not None:  # the log keeps the prepared request, for replay
+                            prepared = time.prepare(item.engine, cluster.created_at, request)
+                            if isinstance(prepared, NothingToDo):  # changes nothing: not logged
+                                p.answer = {**prepared.decision.to_dict(), "event_seq": None,
+                                            "replayed": False, "dry_run": False}
+                                continue
+                            request = prepared
+                        response = item.engine.apply(request).to_dict()
+                        # No log can hold NaN or Infinity (Postgres' json refuses the whole
+                        # group's insert; SQLite would keep a log Postgres cannot load): a bug
+                        # in the engine.
+                        json.dumps(response, allow_nan=False)  # ValueError: handled below
+                    except PolicyError as exc:  # refused before mutating (engine contract)
+                        p.error = from_policy_error(exc)
+                    except Exception as exc:  # a bug: the engine may be half-changed
+                        raise _Poisoned(p, exc) from exc
+                    else:
+                        item.version += 1
+                        rows.append({"cluster_id": cluster.id, "seq": item.version,
+                                     "event_id": eid, "kind": p.event["kind"],
+                                     "request_hash": p.hash, "request": request,
+                                     "decision": response["decision"], "response": response,
+                                     "created_at": now})
+                        p.answer = _answer(response, item.version, replayed=False)
+                if p.error is not None and all_or_nothing:
+                    if item is not None and item.version == old_version:
+                        ctx.engines.checkin(cluster_id, item)  # untouched: worth keeping
+                    raise at_event(p.error, group.index(p), eid)  # a batch: in request order
+            if span.is_recording():  # counting costs a pass over the group
+                span.set_attributes(tracing.outcomes(group))
 
-        if rows:
-            # executemany of one cached statement; a multi-VALUES INSERT was measured slower
-            # (3,300 against 5,500 batched decisions/s): SQLAlchemy compiles it afresh per size.
-            conn.execute(insert(Event), rows)
-            # Compare-and-set: the row lock already serialises writers; this makes a broken
-            # lock (or a code path that forgot it) fail loudly instead of losing an update.
-            done = conn.execute(
-                update(Cluster).where(Cluster.id == cluster.id, Cluster.version == old_version)
-                .values(version=item.version))
-            if done.rowcount != 1:
-                raise Conflict(f"cluster {cluster_id} changed concurrently; retry")
-            every = ctx.settings.snapshot_every
-            if item.version // every > old_version // every:
-                write_snapshot(conn, cluster, item)
+        with ctx.tracing.span(tracing.COMMIT, {"headroom.cluster_id": cluster_id,
+                                               "headroom.events_written": len(rows)}):
+            if rows:
+                # executemany of one cached statement; a multi-VALUES INSERT was measured slower
+                # (3,300 against 5,500 batched decisions/s): SQLAlchemy compiles it afresh per size.
+                conn.execute(insert(Event), rows)
+                # Compare-and-set: the row lock already serialises writers; this makes a broken
+                # lock (or a code path that forgot it) fail loudly instead of losing an update.
+                done = conn.execute(
+                    update(Cluster).where(Cluster.id == cluster.id, Cluster.version == old_version)
+                    .values(version=item.version))
+                if done.rowcount != 1:
+                    raise Conflict(f"cluster {cluster_id} changed concurrently; retry")
+                every = ctx.settings.snapshot_every
+                if item.version // every > old_version // every:
+                    write_snapshot(conn, cluster, item)
+            tx.commit()
     # Committed: only now are the answers real.
     ctx.metrics.committed(cluster, item, rows)
     return item

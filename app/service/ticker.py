@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from app import tracing
 from app.errors import ClusterNotFound, HeadroomError
 from app.policies.rms.family import QueueFamily
 from app.service.clock import TICK_BUDGET_PER_PASS, wall_time
@@ -63,8 +64,11 @@ def tick_cluster(ctx: ServiceContext, cluster_id: str, created_at: datetime
                 raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
             if version == item.version and _can_wait(item.engine, created_at):
                 return None
-    return submit_event(ctx, cluster_id, {"kind": "tick", "event_id": f"tick-{uuid.uuid4()}",
-                                          "budget": TICK_BUDGET_PER_PASS})
+    # No request holds this one: the span gives its lock, decide and commit spans one parent.
+    with ctx.tracing.span(tracing.TICK, {"headroom.cluster_id": cluster_id}):
+        return submit_event(ctx, cluster_id, {"kind": "tick",
+                                              "event_id": f"tick-{uuid.uuid4()}",
+                                              "budget": TICK_BUDGET_PER_PASS})
 
 
 def _can_wait(engine: QueueFamily, created_at: datetime) -> bool:
