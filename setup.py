@@ -12,5 +12,6 @@ setup(
     packages=[*find_packages(include=["app", "app.*"]),
               "app.migrations", "app.migrations.versions"],
     package_dir={"app.migrations": "migrations"},
-    package_data={"app.migrations": ["script.py.mako"]},
+    # The dashboard's HTML, JS modules and CSS (app/dashboard, served at /dashboard).
+    package_data={"app.migrations": ["script.py.mako"], "app.dashboard": ["static/*"]},
 )

@@ -11,7 +11,7 @@ from fastapi.openapi.docs import get_redoc_html
 from fastapi.responses import HTMLResponse
 from fastapi_offline import FastAPIOffline
 
-from app import __version__, tracing
+from app import __version__, dashboard, tracing
 from app.api import problems
 from app.api.middleware import RequestContextMiddleware
 from app.api.routes import clusters, health, keys
@@ -97,6 +97,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     for router in REGISTRY.routers():  # each family's own routes, as it declares them
         app.include_router(router)
     app.include_router(keys.router)
+    dashboard.install(app)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,
                        max_body_bytes=settings.max_body_bytes)
     return app

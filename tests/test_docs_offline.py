@@ -10,18 +10,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from urllib.parse import urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from tests.conftest import IN_CI, make_settings
+from tests.browser import assert_only_local, chromium, require_chromium, requests_sent
+from tests.conftest import make_settings
 from tests.live import LiveServer
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 
 
 def _asset_urls(html: str) -> list[str]:
@@ -42,66 +39,16 @@ def test_docs_pages_reference_only_this_service(sqlite_url, page):
         assert client.get(url).status_code == 200, url
 
 
-def _require_chromium() -> None:
-    if CHROMIUM and CHROMEDRIVER:
-        return
-    msg = "needs Chromium and chromedriver (Debian: apt-get install chromium chromium-driver)"
-    if IN_CI:
-        pytest.fail(f"{msg}; CI must run the browser test", pytrace=False)
-    pytest.skip(msg)
-
-
-def _chromium():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-        "--window-size=1400,1800", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--disable-default-apps",
-        # The air gap: names other than 127.0.0.1 do not resolve, and whatever is not
-        # loopback goes to a proxy that is a closed port (Chromium never proxies loopback).
-        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-        "--proxy-server=http://127.0.0.1:9",
-    ):
-        opts.add_argument(arg)
-    # DevTools network events, read back to prove the page asked no other host.
-    opts.set_capability("goog:loggingPrefs", {"performance": "ALL"})
-    return webdriver.Chrome(options=opts, service=Service(executable_path=CHROMEDRIVER))
-
-
-def _requests_sent(driver) -> list[str]:
-    """URLs the page requested, less those its own Content-Security-Policy stopped in the
-    browser (DevTools reports those too, but they never reach the network)."""
-    urls, blocked = {}, set()
-    for entry in driver.get_log("performance"):
-        msg = json.loads(entry["message"])["message"]
-        if msg["method"] == "Network.requestWillBeSent":
-            urls[msg["params"]["requestId"]] = msg["params"]["request"]["url"]
-        elif msg["method"] == "Network.loadingFailed" and \
-                msg["params"].get("blockedReason") == "csp":
-            blocked.add(msg["params"]["requestId"])
-    return [url for rid, url in urls.items() if rid not in blocked]
-
-
-def _assert_only_local(urls: list[str], base: str) -> None:
-    foreign = [u for u in urls
-               if not (u == base or u.startswith((base + "/", "data:", "blob:")))]
-    assert not foreign, f"the page asked other hosts: {foreign}"
-
-
 @pytest.mark.slow
 def test_swagger_ui_renders_and_try_it_out_works_offline(tmp_path):
-    _require_chromium()
+    require_chromium()
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as ec
     from selenium.webdriver.support.ui import WebDriverWait
 
     with LiveServer(f"sqlite:///{tmp_path / 'docs.db'}") as server:
-        driver = _chromium()
+        driver = chromium()
         try:
             wait = WebDriverWait(driver, 30)
             driver.get(server.url + "/docs")
@@ -109,7 +56,7 @@ def test_swagger_ui_renders_and_try_it_out_works_offline(tmp_path):
                 op = wait.until(ec.presence_of_element_located(
                     (By.ID, "operations-clusters-listClusters")))
             except TimeoutException:  # a blank page: say what it tried to load
-                pytest.fail(f"/docs did not render; requests: {_requests_sent(driver)}")
+                pytest.fail(f"/docs did not render; requests: {requests_sent(driver)}")
             assert len(driver.find_elements(By.CSS_SELECTOR, ".opblock")) >= 20
 
             # Authorize with an admin key, as a user would.
@@ -131,12 +78,12 @@ def test_swagger_ui_renders_and_try_it_out_works_offline(tmp_path):
             body = op.find_element(By.CSS_SELECTOR, ".live-responses-table .microlight").text
             assert json.loads(body) == {"items": [], "next_cursor": None}  # none declared yet
             driver.save_screenshot(str(tmp_path / "swagger-ui.png"))
-            _assert_only_local(_requests_sent(driver), server.url)
+            assert_only_local(requests_sent(driver), server.url)
 
             driver.get(server.url + "/redoc")
             wait.until(lambda d: d.find_elements(
                 By.XPATH, "//h2[contains(., 'List clusters by name')]"))
             driver.save_screenshot(str(tmp_path / "redoc.png"))
-            _assert_only_local(_requests_sent(driver), server.url)
+            assert_only_local(requests_sent(driver), server.url)
         finally:
             driver.quit()

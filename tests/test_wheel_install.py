@@ -93,6 +93,17 @@ def test_wheel_ships_every_migration(installed):
     assert shipped == ours
 
 
+def test_wheel_ships_the_dashboard(installed):
+    """Every file of the dashboard (HTML, JS modules, CSS): setup.py's package_data must
+    name them, or /dashboard is a 404 on a wheel install."""
+    names = zipfile.ZipFile(installed.wheel).namelist()
+    static = ROOT / "app" / "dashboard" / "static"
+    ours = {f"app/dashboard/static/{p.relative_to(static)}" for p in static.rglob("*")
+            if p.is_file()}
+    assert {"app/dashboard/static/index.html", "app/dashboard/static/app.js"} <= ours
+    assert ours <= set(names), sorted(ours - set(names))
+
+
 def test_app_is_imported_from_the_wheel(installed):
     out = installed.run(str(installed.bin / "python"), "-c", "import app; print(app.__file__)",
                         database_url="sqlite://")
@@ -126,6 +137,8 @@ def test_installed_headroom_migrates_sqlite_and_serves(installed):
         assert ready.status_code == 200, ready.text
         assert ready.json()["migration"] == ready.json()["head"] == HEAD
         assert c.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+        assert "app.js" in c.get("/dashboard").text
+        assert c.get("/dashboard/assets/app.js").status_code == 200
 
 
 @pytest.mark.postgres

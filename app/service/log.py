@@ -1,28 +1,86 @@
-"""Reading the decision log."""
+"""Reading the decision log: pages (filtered, either direction) and a recent-window summary.
+
+These are plain reads of the ``events`` table: they never touch an engine or the cluster's
+lock, so a dashboard polling them costs the decision path nothing but database reads."""
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
 
 from app.errors import ClusterNotFound
 from app.service.context import ServiceContext
 from app.store.models import Cluster, Event, as_utc
 
 
-def list_events(ctx: ServiceContext, cluster_id: str, limit: int, after_seq: int
+@dataclass(frozen=True)
+class LogFilter:
+    """Which logged decisions to read. ``job`` matches the job or deployment the event is
+    about (``request.job_id`` or ``request.deployment_id``)."""
+
+    decision: str | None = None
+    reason: str | None = None
+    job: str | None = None
+
+    def clauses(self) -> list[Any]:
+        out = []
+        if self.decision is not None:
+            out.append(Event.decision == self.decision)
+        if self.reason is not None:
+            out.append(Event.response["reason"].as_string() == self.reason)
+        if self.job is not None:
+            out.append(or_(Event.request["job_id"].as_string() == self.job,
+                           Event.request["deployment_id"].as_string() == self.job))
+        return out
+
+
+def _require(session: Session, cluster_id: str) -> None:
+    if session.get(Cluster, cluster_id) is None:
+        raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
+
+
+def list_events(ctx: ServiceContext, cluster_id: str, limit: int, after_seq: int,
+                where: LogFilter = LogFilter(), newest_first: bool = False
                 ) -> tuple[list[dict[str, Any]], str | None]:
-    """Events with seq > after_seq, oldest first; the cursor is the last seq returned."""
+    """Events matching ``where``, oldest first with seq > after_seq, or newest first with
+    seq < after_seq (0: from the newest); the cursor is the last seq returned."""
+    query = select(Event).where(Event.cluster_id == cluster_id, *where.clauses())
+    if newest_first:
+        if after_seq:
+            query = query.where(Event.seq < after_seq)
+        query = query.order_by(Event.seq.desc())
+    else:
+        query = query.where(Event.seq > after_seq).order_by(Event.seq)
     with ctx.sessions() as session:
-        if session.get(Cluster, cluster_id) is None:
-            raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
-        rows = session.scalars(
-            select(Event).where(Event.cluster_id == cluster_id, Event.seq > after_seq)
-            .order_by(Event.seq).limit(limit + 1)).all()
+        _require(session, cluster_id)
+        rows = session.scalars(query.limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
     items = [{"seq": r.seq, "event_id": r.event_id, "kind": r.kind, "request": r.request,
               "decision": r.decision, "response": r.response, "created_at": as_utc(r.created_at)}
              for r in rows]
     return items, (str(rows[-1].seq) if more else None)
+
+
+def decision_summary(ctx: ServiceContext, cluster_id: str, window: int) -> dict[str, Any]:
+    """Counts per decision and per reason over the last ``window`` events (reads only the
+    decision and reason of each, not the whole answers)."""
+    reason = Event.response["reason"].as_string()
+    with ctx.sessions() as session:
+        _require(session, cluster_id)
+        rows = session.execute(
+            select(Event.seq, Event.decision, reason, Event.created_at)
+            .where(Event.cluster_id == cluster_id)
+            .order_by(Event.seq.desc()).limit(window)).all()
+        total = session.scalar(select(func.max(Event.seq))
+                               .where(Event.cluster_id == cluster_id)) or 0
+    decisions = Counter(r[1] for r in rows)
+    reasons = Counter(r[2] for r in rows if r[2] is not None)
+    return {"cluster_id": cluster_id, "events": len(rows), "latest_seq": total,
+            "first_seq": rows[-1][0] if rows else None,
+            "decisions": dict(decisions), "reasons": dict(reasons),
+            "last_at": as_utc(rows[0][3]) if rows else None}

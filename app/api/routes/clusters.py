@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
 
@@ -19,16 +19,17 @@ from app.api.schemas.clusters import (
     ClusterOut,
     ClusterPage,
     ClusterUpdate,
+    ServerPage,
     spec_errors,
 )
-from app.api.schemas.common import NAME_PATTERN
-from app.api.schemas.events import EventPage
+from app.api.schemas.common import CLIENT_ID_PATTERN, NAME_PATTERN
+from app.api.schemas.events import DecisionSummary, EventPage
 from app.errors import Unprocessable
 from app.families.placement import PLACEMENT
 from app.families.registry import REGISTRY, create_body
 from app.service import clusters as service
 from app.service.events import read_engine
-from app.service.log import list_events
+from app.service.log import LogFilter, decision_summary, list_events
 
 router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
 BODY = responses(400, 413, 422)
@@ -37,6 +38,8 @@ BODY = responses(400, 413, 422)
 # body is (told apart by policy.kind).
 CLUSTER_FAMILIES = REGISTRY.in_collection("clusters")
 AnyClusterCreate = create_body(REGISTRY, "clusters")
+# Decisions and reason codes are lower-case identifiers (placed, no_server_fits, ...).
+CODE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
@@ -114,14 +117,40 @@ def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
 
 
 @router.get("/{cluster_id}/events", response_model=EventPage, operation_id="listEvents",
-            summary="The cluster's decision log, oldest first", responses=responses(404, 409, 422))
+            summary="The cluster's decision log, oldest first (or newest first), filtered",
+            responses=responses(404, 409, 422))
 def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
            limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-           cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,18}$")] = None
+           cursor: Annotated[str | None, Query(
+               pattern=r"^[0-9]{1,18}$",
+               description="The previous page's next_cursor: events after it (oldest first) "
+                           "or before it (newest first).")] = None,
+           order: Annotated[Literal["asc", "desc"], Query(
+               description="asc: oldest first (tail the log with the cursor); desc: newest "
+                           "first.")] = "asc",
+           decision: Annotated[str | None, Query(
+               pattern=CODE_PATTERN, description="Only this decision, e.g. rejected.")] = None,
+           reason: Annotated[str | None, Query(
+               pattern=CODE_PATTERN, description="Only this reason code.")] = None,
+           job_id: Annotated[str | None, Query(
+               pattern=CLIENT_ID_PATTERN,
+               description="Only events about this job (or deployment).")] = None
            ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
-    items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0)
+    where = LogFilter(decision=decision, reason=reason, job=job_id)
+    items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0, where,
+                             newest_first=order == "desc")
     return {"items": items, "next_cursor": nxt}
+
+
+@router.get("/{cluster_id}/decisions", response_model=DecisionSummary,
+            operation_id="getDecisionSummary",
+            summary="Decisions and reasons counted over the last `window` events",
+            responses=responses(404, 409, 422))
+def decisions(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
+              window: Annotated[int, Query(ge=1, le=10_000)] = 500) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
+    return decision_summary(ctx, cluster_id, window)
 
 
 @router.get("/{cluster_id}/state", operation_id="getClusterState",
@@ -134,6 +163,35 @@ def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[
                 **cluster.family.describe(engine, cluster.created_at)}
 
     return read_engine(ctx, cluster_id, reader)
+
+
+@router.get("/{cluster_id}/servers", response_model=ServerPage, operation_id="listServers",
+            summary="Servers in order, each with its fill and (DRA) configuration and group",
+            responses=responses(404, 409, 422))
+def servers(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
+            limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+            cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,9}$")] = None
+            ) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read", (PLACEMENT,))
+    start = int(cursor) if cursor else 0
+
+    def reader(engine: Any, _cluster: Any) -> dict[str, Any]:
+        ids = engine.engine.model.server_ids
+        items = [_server_summary(engine.engine.server_view(sid))
+                 for sid in ids[start:start + limit]]
+        more = start + limit < len(ids)
+        return {"items": items, "total": len(ids),
+                "next_cursor": str(start + limit) if more else None}
+
+    return read_engine(ctx, cluster_id, reader)
+
+
+def _server_summary(view: dict[str, Any]) -> dict[str, Any]:
+    fill = max((view["used"][d] / c for d, c in view["capacity"].items() if c > 0), default=0.0)
+    return {"server_id": view["server_id"], "pool": view["pool"], "fill": fill,
+            "jobs": len(view["jobs"]), "jobs_per_type": view["jobs_per_type"],
+            "configuration": view.get("configuration"), "rank": view.get("rank"),
+            "group": view.get("group")}
 
 
 @router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",

@@ -20,6 +20,7 @@ from app.api.routes.deps import (
 )
 from app.api.schemas.common import NAME_PATTERN
 from app.api.schemas.reservations import (
+    Hindsight,
     HistoryPage,
     ObservationIn,
     ObservationOut,
@@ -31,6 +32,7 @@ from app.errors import Unprocessable
 from app.policies.thor.family import ReservationFamily
 from app.service import clusters as service
 from app.service.events import read_engine, submit_event
+from app.service.hindsight import hindsight
 from app.service.log import list_events
 from app.store.models import Cluster, as_utc
 
@@ -128,3 +130,12 @@ def history(reservation_id: str, ctx: Ctx, principal: Auth, request: Request,
               "next_reservation": r["response"]["next_reservation"],
               "event_id": r["event_id"], "created_at": r["created_at"]} for r in rows]
     return {"items": items, "next_cursor": nxt}
+
+
+@router.get("/{reservation_id}/hindsight", response_model=Hindsight,
+            operation_id="getReservationHindsight",
+            summary="Cost and violations so far vs the static hindsight oracle x*",
+            responses=responses(404, 409))
+def oracle(reservation_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
+    require_cluster(request, principal, reservation_id, "read")
+    return hindsight(ctx, reservation_id)

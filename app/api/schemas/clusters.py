@@ -172,3 +172,22 @@ def spec_errors(body: ClusterCreate, max_servers: int, max_job_types: int
     if isinstance(body.policy, RmsPolicy):
         errors += body.policy.wall_rate_errors(total, len(body.job_types))
     return errors
+
+
+class ServerSummary(BaseModel):
+    server_id: str
+    pool: str
+    fill: float = Field(description="The fullest dimension's used / capacity, 0 to 1.")
+    jobs: int
+    jobs_per_type: dict[str, int]
+    configuration: dict[str, int] | None = Field(
+        None, description="DRA only: the server's configuration (slots per job type).")
+    rank: int | None = Field(None, description="DRA only: its configuration's rank in GPA.")
+    group: Literal["accept", "reject"] | None = Field(
+        None, description="DRA only: whether it is in its configuration's Accept Group.")
+
+
+class ServerPage(BaseModel):
+    items: list[ServerSummary]
+    total: int = Field(description="Servers in the cluster.")
+    next_cursor: str | None = None

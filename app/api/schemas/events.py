@@ -130,3 +130,16 @@ class LoggedEvent(BaseModel):
 class EventPage(BaseModel):
     items: list[LoggedEvent]
     next_cursor: str | None = None
+
+
+class DecisionSummary(BaseModel):
+    """What the last ``events`` decisions were: a recent-window view of the log for
+    dashboards (acceptance, top reasons) without reading whole answers."""
+
+    cluster_id: str
+    events: int = Field(description="Events in the window (at most the window asked for).")
+    latest_seq: int = Field(description="The newest event's seq: the cluster's version.")
+    first_seq: int | None = Field(description="The oldest event's seq in the window.")
+    decisions: dict[str, int] = Field(description="Events per decision, e.g. placed, rejected.")
+    reasons: dict[str, int] = Field(description="Events per reason code (answers with one).")
+    last_at: datetime | None = Field(description="When the newest event was logged.")

@@ -116,3 +116,22 @@ class HistoryItem(BaseModel):
 class HistoryPage(BaseModel):
     items: list[HistoryItem]
     next_cursor: str | None = None
+
+
+class HindsightResource(BaseModel):
+    name: str
+    epsilon: float
+    periods: int
+    oracle_reservation: float | None = Field(
+        description="x*: the smallest fixed reservation whose violations over the periods so "
+                    "far stay within ε.")
+    oracle_cost: float | None = Field(description="What x* held for every period would cost.")
+    policy_cost: float = Field(description="What the stream's reservations cost (cost_so_far).")
+    cost_ratio: float | None = Field(description="policy_cost / oracle_cost.")
+    oracle_violation_rate: float | None
+    policy_violation_rate: float | None
+
+
+class Hindsight(BaseModel):
+    reservation_id: str
+    resources: list[HindsightResource]

@@ -1,0 +1,61 @@
+// Moment-based admission: utilisation, expected cores per horizon vs capacity, the overflow
+// bound vs the threshold, realised scale-out failure rate vs the SLA, the threshold.
+
+import { barChart, lineChart } from "./charts.js";
+import { fmt, h, kpi, panel, pct, table, td } from "./dom.js";
+import { health, pick, sample, state } from "./model.js";
+import { clusterPicker } from "./picker.js";
+
+// Fields about the threshold beyond `threshold` itself (e.g. a derived one and where it
+// came from) are shown as they come: other work may add them to /state.
+const thresholdExtras = (st) => Object.entries(st)
+  .filter(([k]) => /threshold/.test(k) && k !== "threshold");
+
+export async function render({ params, inv }) {
+  const { mine, current: c } = pick(inv.clusters, "moments", params.c);
+  if (!c) return h("p", { "data-testid": "page-moments" }, "No moment clusters.");
+  const st = await state(c);
+  const horizons = Object.keys(st.overflow_bound_per_horizon || {});
+  const util = st.capacity ? st.active_cores / st.capacity : st.utilization_now;
+  const series = sample(c.id, st.now, util);
+  const hl = health("moments", st);
+  return h("div", { "data-testid": "page-moments" },
+    clusterPicker(mine, c, "moments"),
+    h("div", { class: "kpis" },
+      kpi("policy", st.policy, "kpi-policy"),
+      kpi("utilisation", pct(util), "kpi-util"),
+      kpi("active / capacity cores", `${fmt(st.active_cores)} / ${fmt(st.capacity)}`, "kpi-cores"),
+      kpi("deployments (admitted / rejected)",
+        `${fmt(st.deployments)} (${fmt(st.admitted)} / ${fmt(st.rejected)})`, "kpi-deployments"),
+      kpi("threshold", fmt(st.threshold, 4), "kpi-threshold"),
+      kpi("scale-out failures vs SLA", `${pct(st.sla_failure_rate)} vs ${pct(st.sla)}`,
+        "kpi-sla", hl.ok ? "ok" : "bad"),
+      kpi("scale-outs (denied)", `${fmt(st.scaleout_requests)} (${fmt(st.scaleouts_denied)})`,
+        "kpi-scaleouts"),
+      kpi("now (hours)", fmt(st.now), "kpi-now")),
+    h("div", { class: "row" },
+      panel("Expected cores per horizon vs capacity", barChart({ testid: "chart-expected",
+        categories: horizons, series: [{ name: "peak expected cores",
+          values: horizons.map((k) => (st.peak_expected_cores || {})[k]) }],
+        hlines: [{ y: st.capacity, name: "capacity" }] })),
+      panel("Overflow bound per horizon vs threshold", barChart({ testid: "chart-overflow",
+        categories: horizons, series: [{ name: "overflow bound",
+          values: horizons.map((k) => st.overflow_bound_per_horizon[k]) }],
+        hlines: [{ y: st.threshold, name: "threshold" }] }),
+        table(["horizon", "overflow bound", "expected cores"], horizons.map((k) =>
+          h("tr", { "data-testid": `horizon-${k}` }, td(k),
+            td(st.overflow_bound_per_horizon[k]), td((st.peak_expected_cores || {})[k])))))),
+    h("div", { class: "row" },
+      panel("Utilisation (sampled while this page is open)", lineChart({ testid: "chart-util",
+        xLabel: "hours", step: true,
+        series: [{ name: "active cores / capacity", points: series.map((p) => [p.x, p.value]) }]
+      })),
+      panel("Threshold and SLA", table(["field", "value"], [
+        h("tr", {}, td("threshold"), td(st.threshold)),
+        ...thresholdExtras(st).map(([k, v]) => h("tr", { "data-testid": `extra-${k}` }, td(k),
+          td(typeof v === "object" ? JSON.stringify(v) : v))),
+        h("tr", {}, td("SLA (max scale-out failure rate)"), td(st.sla)),
+        h("tr", {}, td("realised failure rate"), td(st.sla_failure_rate)),
+        h("tr", {}, td("meets SLA"), td(hl.ok ? "yes" : "no", { class: hl.ok ? "ok" : "bad" })),
+        h("tr", {}, td("marginal admission"), td(String(st.marginal)))]))));
+}

@@ -1,0 +1,291 @@
+"""The dashboard in a real browser: Debian's Chromium through Selenium against a real
+`headroom serve`, air-gapped (tests/browser.py), like the /docs test.
+
+Clusters of every family are driven through the HTTP API; each page must show the numbers
+the API itself reports for them, update when new events are posted (waits, never sleeps),
+ask no host but the service, and never show another owner's clusters. A screenshot per page
+goes to test-artifacts/dashboard/ (gitignored; docs/dashboard/ holds copies for the docs).
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.browser import assert_only_local, chromium, require_chromium, requests_sent
+from tests.live import ROOT, LiveServer
+
+ARTIFACTS = ROOT / "test-artifacts" / "dashboard"
+WAIT = 60  # seconds: generous, the machine is shared
+
+pytestmark = pytest.mark.slow
+
+DRA = {"name": "dra-east", "dimensions": ["cpu"],
+       "server_pools": [{"name": "m", "count": 6, "capacity": {"cpu": 8}}],
+       "job_types": [{"name": "small", "demand": {"cpu": 2}, "reward": 1},
+                     {"name": "large", "demand": {"cpu": 6}, "reward": 4}],
+       "policy": {"kind": "dra"}}
+RMS = {"name": "batch", "dimensions": ["cpu"],
+       "server_pools": [{"name": "m", "count": 2, "capacity": {"cpu": 8}}],
+       "job_types": [{"name": "small", "demand": {"cpu": 2}},
+                     {"name": "large", "demand": {"cpu": 6}}],
+       "policy": {"kind": "rms", "clock": "client", "replace_dummies": True}}
+MOMENT = {"name": "paas", "capacity_cores": 2000, "sla": 0.001,
+          "policy": {"kind": "second_moment"}}
+STREAM = {"name": "web-tier", "resources": [{"name": "cpu", "cost": 1, "epsilon": 0.1}]}
+
+
+def _ok(r: httpx.Response) -> dict:
+    assert r.status_code in (200, 201, 202), r.text
+    return r.json()
+
+
+def _key(server: LiveServer, owner: str, scope: str) -> str:
+    from app.config import Settings
+    from app.service.auth import create_key
+    from app.service.context import ServiceContext
+
+    ctx = ServiceContext.from_settings(Settings(database_url=server.env["HEADROOM_DATABASE_URL"]))
+    try:
+        return create_key(ctx, owner, [scope])["key"]
+    finally:
+        ctx.close()
+
+
+def _drive(api: httpx.Client) -> dict[str, str]:
+    """Clusters of every family with some history; returns their ids."""
+    ids = {}
+    ids["dra"] = _ok(api.post("/v1/clusters", json=DRA))["id"]
+    for i in range(14):  # more than fits: some rejections
+        _ok(api.post(f"/v1/clusters/{ids['dra']}/arrivals", json={
+            "event_id": f"a{i}", "job_id": f"j{i}", "job_type": "large" if i % 3 else "small"}))
+    _ok(api.post(f"/v1/clusters/{ids['dra']}/departures", json={"event_id": "d1",
+                                                               "job_id": "j1"}))
+    ids["ff"] = _ok(api.post("/v1/clusters", json={**DRA, "name": "ff-west",
+                                                  "policy": {"kind": "first_fit"}}))["id"]
+    _ok(api.post(f"/v1/clusters/{ids['ff']}/arrivals", json={
+        "event_id": "a0", "job_id": "j0", "job_type": "small"}))
+    ids["rms"] = _ok(api.post("/v1/clusters", json=RMS))["id"]
+    for i in range(5):
+        _ok(api.post(f"/v1/clusters/{ids['rms']}/arrivals", json={
+            "event_id": f"a{i}", "job_id": f"q{i}", "job_type": "large", "at": 0.1 * i}))
+    _ok(api.post(f"/v1/clusters/{ids['rms']}/tick", json={"until": 1.0}))
+    ids["moment"] = _ok(api.post("/v1/clusters", json=MOMENT))["id"]
+    for i in range(4):
+        _ok(api.post(f"/v1/clusters/{ids['moment']}/deployments", json={
+            "event_id": f"d{i}", "deployment_id": f"app{i}", "cores": 40 * (i + 1), "at": i}))
+    ids["stream"] = _ok(api.post("/v1/reservations", json=STREAM))["id"]
+    for p, demand in enumerate([40, 44, 41, 47, 43, 45]):
+        _ok(api.post(f"/v1/reservations/{ids['stream']}/observations", json={
+            "event_id": f"p{p}", "period": p, "demand": {"cpu": demand}}))
+    return ids
+
+
+class Page:
+    """The driver, with waits that read the page as a user would."""
+
+    def __init__(self, driver, base: str):
+        from selenium.webdriver.support.ui import WebDriverWait
+
+        self.d, self.base = driver, base
+        self.wait = WebDriverWait(driver, WAIT)
+
+    def open(self, hash_: str) -> None:
+        self.d.get(f"{self.base}/dashboard{hash_}")
+
+    def go(self, hash_: str, testid: str) -> None:
+        self.d.execute_script("location.hash = arguments[0]", hash_)
+        self.el(testid)
+
+    def el(self, testid: str):
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as ec
+
+        return self.wait.until(ec.presence_of_element_located(
+            (By.CSS_SELECTOR, f"[data-testid='{testid}']")))
+
+    def text(self, testid: str) -> str:
+        return self.el(testid).text
+
+    def until_text(self, testid: str, expected: str) -> None:
+        """Wait until the element shows ``expected`` (the page redraws on its own)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+
+        def shows(_):
+            try:
+                return self.text(testid) == expected
+            except StaleElementReferenceException:
+                return False
+        try:
+            self.wait.until(shows)
+        except Exception:
+            raise AssertionError(f"{testid} shows {self.text(testid)!r}, not {expected!r}")
+
+    def rows(self, testid: str) -> list[list[str]]:
+        from selenium.webdriver.common.by import By
+
+        table = self.el(testid)
+        return [[c.text for c in tr.find_elements(By.TAG_NAME, "td")]
+                for tr in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+
+    def shot(self, name: str) -> None:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.d.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+    def enter_key(self, key: str) -> None:
+        from selenium.webdriver.common.by import By
+        from selenium.webdriver.support import expected_conditions as ec
+
+        field = self.wait.until(ec.visibility_of_element_located((By.ID, "key-input")))
+        field.send_keys(key)
+        self.d.find_element(By.ID, "key-submit").click()
+
+
+def _fmt(x: float, digits: int = 3) -> str:
+    """How the page prints a number (dom.js fmt): integers with separators, else at most
+    ``digits`` decimals (the test's numbers stay clear of fmt's exponent range)."""
+    if float(x).is_integer():
+        return f"{int(x):,}"
+    assert 1e-3 <= abs(x) < 1e6, x
+    return f"{x:,.{digits}f}".rstrip("0").rstrip(".")
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    require_chromium()
+    db = tmp_path_factory.mktemp("dash") / "dash.db"
+    with LiveServer(f"sqlite:///{db}") as server, server.client() as api:
+        ids = _drive(api)
+        other = _key(server, "acme", "admin")
+        _ok(api.post("/v1/clusters", json={**DRA, "name": "acme-secret"},
+                     headers={"Authorization": f"Bearer {other}"}))
+        driver = chromium()
+        try:
+            yield server, api, ids, Page(driver, server.url)
+        finally:
+            driver.quit()
+
+
+def test_no_key_asks_for_one_and_a_bad_key_is_refused(live):
+    server, _api, _ids, page = live
+    page.open("#/overview")
+    assert "needs an API key" in page.text("needs-key")
+    page.shot("key-prompt")
+    page.enter_key("hr_not-a-key")
+    page.wait.until(lambda _: "401" in page.text("key-error"))
+    assert page.d.execute_script("return sessionStorage.length") == 0
+    assert_only_local(requests_sent(page.d), server.url)
+
+
+def test_pages_show_the_apis_numbers_and_follow_new_events(live):
+    server, api, ids, page = live
+    read_key = _key(server, "default", "read")
+    page.open("#/overview")
+    page.enter_key(read_key)
+
+    # Overview: every cluster and stream of the owner, none of another owner's.
+    page.el("cluster-dra-east")
+    names = [r[0] for r in page.rows("clusters")]
+    assert sorted(names) == ["batch", "dra-east", "ff-west", "paas"]
+    assert "acme-secret" not in page.d.page_source
+    assert [r[0] for r in page.rows("streams")] == ["web-tier"]
+    log = _ok(api.get(f"/v1/clusters/{ids['dra']}/events", params={"limit": 100}))["items"]
+    placed = sum(e["decision"] == "placed" for e in log)
+    rejected = sum(e["decision"] == "rejected" for e in log)
+    assert rejected > 0
+    dra_row = page.el("cluster-dra-east")
+    assert f"{100 * placed / (placed + rejected):.1f}% placed (last {placed + rejected} " \
+        "arrivals)" in dra_row.text
+    moment = _ok(api.get(f"/v1/clusters/{ids['moment']}/state"))
+    assert ("SLA met" if moment["meets_sla"] else "SLA missed") in \
+        page.el("cluster-paas").text
+    page.shot("overview")
+
+    # Placement: GPA target vs actual per configuration, free slots, the server map.
+    page.go(f"#/placement?c={ids['dra']}", "configurations")
+    state = _ok(api.get(f"/v1/clusters/{ids['dra']}/state"))
+    shown = {r[2]: r[3:7] for r in page.rows("configurations")}
+    assert shown == {str(c["rank"]): [str(c["gpa_target_servers"]), str(c["servers"]),
+                                      str(c["accept_group"]), str(c["reject_group"])]
+                     for c in state["configurations"]}
+    for t, n in state["free_slots_in_accept_group"].items():
+        assert page.rows("configurations") and page.el(f"free-{t}").text.split()[1] == str(n)
+    assert page.text("kpi-jobs") == str(state["jobs"])
+    servers = _ok(api.get(f"/v1/clusters/{ids['dra']}/servers"))["items"]
+    from selenium.webdriver.common.by import By
+    fills = {e.get_attribute("data-server"): float(e.get_attribute("data-fill"))
+             for e in page.el("server-map").find_elements(By.CSS_SELECTOR, ".server")}
+    assert fills == pytest.approx({s["server_id"]: s["fill"] for s in servers}, abs=1e-4)
+    page.shot("placement")
+    # Live: a departure posted now shows without a reload.
+    _ok(api.post(f"/v1/clusters/{ids['dra']}/departures", json={"event_id": "d2",
+                                                               "job_id": "j2"}))
+    page.until_text("kpi-jobs", str(state["jobs"] - 1))
+
+    # Queues: per-type queue, running, weights, dummies, the clock.
+    page.go(f"#/queues?c={ids['rms']}", "types")
+    rms = _ok(api.get(f"/v1/clusters/{ids['rms']}/state"))
+    rows = {r[0]: r[1:] for r in page.rows("types")}
+    assert rows["large"][:2] == [str(rms["queues"]["large"]), str(rms["running"]["large"])]
+    assert rows["large"][3] == str(rms["dummies"]["large"])
+    assert page.text("kpi-now") == _fmt(rms["now"])
+    for i in range(5, 8):  # more arrivals: the queue grows on the page
+        _ok(api.post(f"/v1/clusters/{ids['rms']}/arrivals", json={
+            "event_id": f"a{i}", "job_id": f"q{i}", "job_type": "large", "at": 1.0 + 0.01 * i}))
+    rms = _ok(api.get(f"/v1/clusters/{ids['rms']}/state"))
+    page.wait.until(lambda _: {r[0]: r[1] for r in page.rows("types")}["large"] ==
+                    str(rms["queues"]["large"]))
+    page.shot("queues")
+
+    # Moment clusters: threshold, overflow bound per horizon, SLA.
+    page.go(f"#/moments?c={ids['moment']}", "chart-overflow")
+    assert page.text("kpi-threshold") == _fmt(moment["threshold"], 4)
+    assert page.text("kpi-deployments") == \
+        f"{moment['deployments']} ({moment['admitted']} / {moment['rejected']})"
+    _ok(api.post(f"/v1/clusters/{ids['moment']}/deployments", json={
+        "event_id": "d9", "deployment_id": "late", "cores": 8, "at": 10}))
+    after = _ok(api.get(f"/v1/clusters/{ids['moment']}/state"))
+    page.until_text("kpi-deployments",
+                    f"{after['deployments']} ({after['admitted']} / {after['rejected']})")
+    page.shot("moments")
+
+    # Reservation streams: violations vs ε, cost vs the hindsight oracle.
+    page.go(f"#/reservations?r={ids['stream']}", "resources")
+    oracle = _ok(api.get(f"/v1/reservations/{ids['stream']}/hindsight"))["resources"][0]
+    assert page.el("resource-cpu").find_element(
+        By.CSS_SELECTOR, "[data-testid='ratio']").text == f"{_fmt(oracle['cost_ratio'])}×"
+    _ok(api.post(f"/v1/reservations/{ids['stream']}/observations", json={
+        "event_id": "p6", "period": 6, "demand": {"cpu": 90}}))
+    page.until_text("kpi-periods", "7")
+    page.shot("reservations")
+
+    # Decision log: filter the rejections, one click shows the numbers behind one.
+    page.go(f"#/log?c={ids['dra']}&decision=rejected", "log")
+    page.wait.until(lambda _: all(r[4] == "rejected" for r in page.rows("log")))
+    assert len(page.rows("log")) == rejected
+    first = page.rows("log")[0]
+    page.el(f"event-{first[0]}").click()
+    page.el("details")
+    logged = next(e for e in log if str(e["seq"]) == first[0])
+    assert page.text("detail-reason") == logged["response"]["reason"]
+    for k, v in logged["response"]["details"].items():
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            assert page.text(f"detail-{k}").split()[-1] == _fmt(v), k
+    page.shot("decision-log")
+    assert_only_local(requests_sent(page.d), server.url)
+
+
+def test_another_owner_sees_only_its_own(live):
+    server, _api, _ids, page = live
+    page.open("#/overview")
+    page.d.execute_script("sessionStorage.clear()")
+    page.open("#/overview")
+    page.enter_key(_key(server, "acme", "read"))
+    page.el("cluster-acme-secret")
+    assert [r[0] for r in page.rows("clusters")] == ["acme-secret"]
+    assert "No streams yet." in page.d.page_source
+    page.go("#/log", "log")
+    for other in ("dra-east", "ff-west", "batch", "paas", "web-tier"):
+        assert other not in page.d.page_source, other
+    page.go("#/placement", "configurations")
+    assert "dra-east" not in page.d.page_source
