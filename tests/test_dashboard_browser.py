@@ -85,10 +85,14 @@ class Page:
     """The driver, with waits that read the page as a user would."""
 
     def __init__(self, driver, base: str):
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import WebDriverWait
 
         self.d, self.base = driver, base
-        self.wait = WebDriverWait(driver, WAIT)
+        # The page redraws itself when the log moves: an element read mid-redraw is stale,
+        # and the wait reads it again from the new page.
+        self.wait = WebDriverWait(driver, WAIT,
+                                  ignored_exceptions=(StaleElementReferenceException,))
 
     def open(self, hash_: str) -> None:
         self.d.get(f"{self.base}/dashboard{hash_}")
@@ -99,34 +103,32 @@ class Page:
 
     def el(self, testid: str):
         from selenium.webdriver.common.by import By
-        from selenium.webdriver.support import expected_conditions as ec
 
-        return self.wait.until(ec.presence_of_element_located(
-            (By.CSS_SELECTOR, f"[data-testid='{testid}']")))
+        return self.wait.until(lambda d: d.find_element(
+            By.CSS_SELECTOR, f"[data-testid='{testid}']"))
+
+    def _read(self, fn):
+        """fn() on whatever the page shows now, again if a redraw replaced it meanwhile."""
+        box = []
+        self.wait.until(lambda _: box.append(fn()) or True)
+        return box[-1]
 
     def text(self, testid: str) -> str:
-        return self.el(testid).text
+        return self._read(lambda: self.el(testid).text)
 
     def until_text(self, testid: str, expected: str) -> None:
         """Wait until the element shows ``expected`` (the page redraws on its own)."""
-        from selenium.common.exceptions import StaleElementReferenceException
-
-        def shows(_):
-            try:
-                return self.text(testid) == expected
-            except StaleElementReferenceException:
-                return False
         try:
-            self.wait.until(shows)
+            self.wait.until(lambda _: self.el(testid).text == expected)
         except Exception:
             raise AssertionError(f"{testid} shows {self.text(testid)!r}, not {expected!r}")
 
     def rows(self, testid: str) -> list[list[str]]:
         from selenium.webdriver.common.by import By
 
-        table = self.el(testid)
-        return [[c.text for c in tr.find_elements(By.TAG_NAME, "td")]
-                for tr in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+        return self._read(lambda: [
+            [c.text for c in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in self.el(testid).find_elements(By.CSS_SELECTOR, "tbody tr")])
 
     def shot(self, name: str) -> None:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -193,12 +195,11 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     placed = sum(e["decision"] == "placed" for e in log)
     rejected = sum(e["decision"] == "rejected" for e in log)
     assert rejected > 0
-    dra_row = page.el("cluster-dra-east")
     assert f"{100 * placed / (placed + rejected):.1f}% placed (last {placed + rejected} " \
-        "arrivals)" in dra_row.text
+        "arrivals)" in page.text("cluster-dra-east")
     moment = _ok(api.get(f"/v1/clusters/{ids['moment']}/state"))
     assert ("SLA met" if moment["meets_sla"] else "SLA missed") in \
-        page.el("cluster-paas").text
+        page.text("cluster-paas")
     page.shot("overview")
 
     # Placement: GPA target vs actual per configuration, free slots, the server map.
@@ -209,12 +210,13 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
                                       str(c["accept_group"]), str(c["reject_group"])]
                      for c in state["configurations"]}
     for t, n in state["free_slots_in_accept_group"].items():
-        assert page.rows("configurations") and page.el(f"free-{t}").text.split()[1] == str(n)
+        assert page.text(f"free-{t}").split()[1] == str(n)
     assert page.text("kpi-jobs") == str(state["jobs"])
     servers = _ok(api.get(f"/v1/clusters/{ids['dra']}/servers"))["items"]
     from selenium.webdriver.common.by import By
-    fills = {e.get_attribute("data-server"): float(e.get_attribute("data-fill"))
-             for e in page.el("server-map").find_elements(By.CSS_SELECTOR, ".server")}
+    fills = page._read(lambda: {
+        e.get_attribute("data-server"): float(e.get_attribute("data-fill"))
+        for e in page.el("server-map").find_elements(By.CSS_SELECTOR, ".server")})
     assert fills == pytest.approx({s["server_id"]: s["fill"] for s in servers}, abs=1e-4)
     page.shot("placement")
     # Live: a departure posted now shows without a reload.
@@ -252,8 +254,8 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     # Reservation streams: violations vs ε, cost vs the hindsight oracle.
     page.go(f"#/reservations?r={ids['stream']}", "resources")
     oracle = _ok(api.get(f"/v1/reservations/{ids['stream']}/hindsight"))["resources"][0]
-    assert page.el("resource-cpu").find_element(
-        By.CSS_SELECTOR, "[data-testid='ratio']").text == f"{_fmt(oracle['cost_ratio'])}×"
+    assert page._read(lambda: page.el("resource-cpu").find_element(
+        By.CSS_SELECTOR, "[data-testid='ratio']").text) == f"{_fmt(oracle['cost_ratio'])}×"
     _ok(api.post(f"/v1/reservations/{ids['stream']}/observations", json={
         "event_id": "p6", "period": 6, "demand": {"cpu": 90}}))
     page.until_text("kpi-periods", "7")
@@ -264,7 +266,7 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     page.wait.until(lambda _: all(r[4] == "rejected" for r in page.rows("log")))
     assert len(page.rows("log")) == rejected
     first = page.rows("log")[0]
-    page.el(f"event-{first[0]}").click()
+    page._read(lambda: page.el(f"event-{first[0]}").click())
     page.el("details")
     logged = next(e for e in log if str(e["seq"]) == first[0])
     assert page.text("detail-reason") == logged["response"]["reason"]
@@ -278,8 +280,11 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
 def test_another_owner_sees_only_its_own(live):
     server, _api, _ids, page = live
     page.open("#/overview")
-    page.d.execute_script("sessionStorage.clear()")
-    page.open("#/overview")
+    page.d.refresh()  # the same URL again would only move the hash
+    if page.d.execute_script("return sessionStorage.length"):  # the previous test's key
+        page.el("status")
+        page.d.find_element("id", "forget-key").click()
+    page.el("needs-key")
     page.enter_key(_key(server, "acme", "read"))
     page.el("cluster-acme-secret")
     assert [r[0] for r in page.rows("clusters")] == ["acme-secret"]

@@ -49,7 +49,9 @@ export function lineChart({ series, hlines = [], xLabel = "", testid, step = fal
   const pts = series.flatMap((x) => x.points);
   const xs = pts.map((p) => p[0]);
   const yMax = niceMax(Math.max(0, ...pts.map((p) => p[1]), ...hlines.map((l) => l.y)));
-  const x0 = Math.min(...xs, 0), x1 = Math.max(...xs, x0 + 1);
+  // The x range is the data's own (sampled series start when the page opened, not at 0).
+  const x0 = xs.length ? Math.min(...xs) : 0;
+  const x1 = xs.length && Math.max(...xs) > x0 ? Math.max(...xs) : x0 + 1;
   const X = (x) => M.l + (W - M.l - M.r) * (x - x0) / (x1 - x0 || 1);
   const Y = (y) => M.t + (H - M.t - M.b) * (1 - y / yMax);
   const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", "data-testid": testid });
