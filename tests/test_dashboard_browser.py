@@ -197,6 +197,8 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     assert rejected > 0
     assert f"{100 * placed / (placed + rejected):.1f}% placed (last {placed + rejected} " \
         "arrivals)" in page.text("cluster-dra-east")
+    # Lock waits: the one worker took this cluster's lock once per event posted above.
+    assert f"({len(log)} tx, pid " in page.text("cluster-dra-east")
     moment = _ok(api.get(f"/v1/clusters/{ids['moment']}/state"))
     assert ("SLA met" if moment["meets_sla"] else "SLA missed") in \
         page.text("cluster-paas")

@@ -15,6 +15,7 @@ from app.metrics import Metrics
 from app.service.auth import AuthCache
 from app.service.engines import EngineCache
 from app.service.group_commit import GroupCommit
+from app.service.lock_waits import LockWaits
 from app.store.db import make_engine, make_sessionmaker
 from app.tracing import Tracing
 
@@ -33,6 +34,7 @@ class ServiceContext:
     tracing: Tracing = field(default_factory=Tracing)  # off unless app/main.py sets it up
     auth_cache: AuthCache | None = None
     cluster_owners: dict[str, tuple[float, str, str, str]] = field(default_factory=dict)
+    lock_waits: LockWaits = field(default_factory=LockWaits)
 
     def __post_init__(self) -> None:
         if self.auth_cache is None:

@@ -22,6 +22,7 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Any, TypeVar
 
 from sqlalchemy import Connection, insert, select, update
@@ -194,8 +195,10 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
     # commit span the COMMIT. Closing the connection rolls back what was not committed.
     with ctx.db.connect() as conn:
         with ctx.tracing.span(tracing.LOCK_WAIT, {"headroom.cluster_id": cluster_id}):
+            waited = perf_counter()
             tx = conn.begin()
             cluster = lock_cluster(conn, ctx.families, cluster_id)
+            ctx.lock_waits.record(cluster_id, perf_counter() - waited)
         if drain:
             group.extend(ctx.groups.drain(cluster_id, MAX_GROUP))
         time = cluster.family.time

@@ -83,4 +83,5 @@ def decision_summary(ctx: ServiceContext, cluster_id: str, window: int) -> dict[
     return {"cluster_id": cluster_id, "events": len(rows), "latest_seq": total,
             "first_seq": rows[-1][0] if rows else None,
             "decisions": dict(decisions), "reasons": dict(reasons),
-            "last_at": as_utc(rows[0][3]) if rows else None}
+            "last_at": as_utc(rows[0][3]) if rows else None,
+            "lock_waits": ctx.lock_waits.view(cluster_id)}

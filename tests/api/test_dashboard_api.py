@@ -98,10 +98,15 @@ def test_decision_summary_counts_the_last_window(client):
     assert window["decisions"] == {d: sum(e["decision"] == d for e in last)
                                    for d in {e["decision"] for e in last}}
     assert_problem(client.get(f"/v1/clusters/{cid}/decisions", params={"window": 0}), 422)
+    # One transaction (the batch) took this cluster's lock in this process.
+    waits = body["lock_waits"]
+    assert waits["transactions"] == 1 and waits["max_ms"] >= waits["mean_ms"] >= 0
     empty = create_cluster(client)["id"]
     assert client.get(f"/v1/clusters/{empty}/decisions").json() == {
         "cluster_id": empty, "events": 0, "latest_seq": 0, "first_seq": None,
-        "decisions": {}, "reasons": {}, "last_at": None}
+        "decisions": {}, "reasons": {}, "last_at": None, "lock_waits": {
+            "process": waits["process"], "transactions": 0, "mean_ms": None,
+            "max_ms": None, "last_ms": None}}
 
 
 def test_server_list_pages_through_servers_with_their_fill(client):

@@ -132,6 +132,17 @@ class EventPage(BaseModel):
     next_cursor: str | None = None
 
 
+class LockWaitsOut(BaseModel):
+    """How long the transactions of the process that answered waited for this cluster's
+    lock (Postgres' row lock, SQLite's write lock), since that process started."""
+
+    process: int = Field(description="The answering process's id: each worker counts its own.")
+    transactions: int
+    mean_ms: float | None
+    max_ms: float | None
+    last_ms: float | None
+
+
 class DecisionSummary(BaseModel):
     """What the last ``events`` decisions were: a recent-window view of the log for
     dashboards (acceptance, top reasons) without reading whole answers."""
@@ -143,3 +154,4 @@ class DecisionSummary(BaseModel):
     decisions: dict[str, int] = Field(description="Events per decision, e.g. placed, rejected.")
     reasons: dict[str, int] = Field(description="Events per reason code (answers with one).")
     last_at: datetime | None = Field(description="When the newest event was logged.")
+    lock_waits: LockWaitsOut

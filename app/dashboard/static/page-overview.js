@@ -26,6 +26,13 @@ function acceptance(family, st, sm) {
   return n ? `${pct((d.placed || 0) / n)} placed (last ${n} arrivals)` : "—";
 }
 
+// As seen by the worker that answered (each process counts its own transactions).
+function lockWaits(w) {
+  if (!w || !w.transactions) return "—";
+  return `${fmt(w.mean_ms, 1)} ms mean, ${fmt(w.max_ms, 1)} max (${fmt(w.transactions)} tx, ` +
+    `pid ${w.process})`;
+}
+
 async function clusterRow(c) {
   const family = familyOf(c);
   const [st, sm, last] = await Promise.all([state(c), summary(c), latest(c, 4)]);
@@ -36,7 +43,7 @@ async function clusterRow(c) {
     td(acceptance(family, st, sm), { "data-testid": "acceptance" }),
     td(last.map((e) => h("a", { href: `#/log?c=${c.id}&seq=${e.seq}` }, chip(e.decision)))),
     td(hl.text, { class: hl.ok ? "ok" : "bad", "data-testid": "health" }),
-    td(c.version));
+    td(lockWaits(sm.lock_waits), { "data-testid": "lock-waits" }), td(c.version));
 }
 
 async function streamRow(s) {
@@ -57,11 +64,12 @@ export async function render({ inv }) {
   const streams = await Promise.all(inv.streams.map(streamRow));
   return h("div", { "data-testid": "page-overview" },
     panel(`Clusters (${inv.clusters.length})`, inv.clusters.length ? table(
-      ["cluster", "policy", "load", "acceptance", "last decisions", "health", "events"], rows,
+      ["cluster", "policy", "load", "acceptance", "last decisions", "health", "lock waits",
+        "events"], rows,
       { "data-testid": "clusters" }) : h("p", { class: "muted" }, "No clusters yet.")),
     panel(`Reservation streams (${inv.streams.length})`, inv.streams.length ? table(
       ["stream", "policy", "reserved now", "periods", "violations vs ε", "events"], streams,
       { "data-testid": "streams" }) : h("p", { class: "muted" }, "No streams yet.")),
-    h("p", { class: "muted" }, "Lock waits are not shown per cluster: the service does not " +
-      "record them (see /metrics for request latency)."));
+    h("p", { class: "muted" }, "Acceptance and reasons: the last 500 events. Lock waits: " +
+      "time the worker process that answered waited for the cluster's lock, since it started."));
 }
