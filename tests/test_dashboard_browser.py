@@ -296,3 +296,25 @@ def test_another_owner_sees_only_its_own(live):
         assert other not in page.d.page_source, other
     page.go("#/placement", "configurations")
     assert "dra-east" not in page.d.page_source
+
+
+def test_an_idle_page_only_lists_versions(live):
+    """While nothing changes, each poll is the two listings (database reads): no /state (an
+    engine read), no log reads, however long the page stays open."""
+    server, _api, _ids, page = live
+    page.open("#/overview")
+    page.d.refresh()
+    if not page.d.execute_script("return sessionStorage.length"):
+        page.enter_key(_key(server, "default", "read"))
+    page.el("clusters")
+    requests_sent(page.d)  # drain what drawing the page asked for
+    seen = [page.text("status")]
+
+    def polled_three_times(_):
+        now = page.text("status")
+        if now != seen[-1]:
+            seen.append(now)
+        return len(seen) > 3
+    page.wait.until(polled_three_times)
+    paths = {httpx.URL(u).path for u in requests_sent(page.d)}
+    assert paths == {"/v1/clusters", "/v1/reservations"}, paths
