@@ -9,6 +9,8 @@ goes to test-artifacts/dashboard/ (gitignored; docs/dashboard/ holds copies for 
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -180,6 +182,8 @@ def test_no_key_asks_for_one_and_a_bad_key_is_refused(live):
 
 
 def test_pages_show_the_apis_numbers_and_follow_new_events(live):
+    from selenium.webdriver.common.by import By
+
     server, api, ids, page = live
     read_key = _key(server, "default", "read")
     page.open("#/overview")
@@ -215,7 +219,6 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
         assert page.text(f"free-{t}").split()[1] == str(n)
     assert page.text("kpi-jobs") == str(state["jobs"])
     servers = _ok(api.get(f"/v1/clusters/{ids['dra']}/servers"))["items"]
-    from selenium.webdriver.common.by import By
     fills = page._read(lambda: {
         e.get_attribute("data-server"): float(e.get_attribute("data-fill"))
         for e in page.el("server-map").find_elements(By.CSS_SELECTOR, ".server")})
@@ -239,6 +242,17 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     rms = _ok(api.get(f"/v1/clusters/{ids['rms']}/state"))
     page.wait.until(lambda _: {r[0]: r[1] for r in page.rows("types")}["large"] ==
                     str(rms["queues"]["large"]))
+    # Queue length over time, rebuilt from the log's answers and anchored on /state: the
+    # whole log is in the tail here, so it must start from empty queues; one step per change.
+    rms_log = _ok(api.get(f"/v1/clusters/{ids['rms']}/events", params={"limit": 100}))["items"]
+    queued = sum(e["decision"] == "queued" for e in rms_log)
+    starts = sum(len(e["response"].get("started", [])) for e in rms_log)
+    assert queued - starts == rms["queues"]["large"] > 0
+    points = page._read(lambda: json.loads(page.el("chart-queues").find_element(
+        By.CSS_SELECTOR, "path[data-series='large']").get_attribute("data-points")))
+    assert points[0][1] == 0 and points[-1][1] == rms["queues"]["large"]
+    assert len(points) == 1 + queued + starts
+    assert [p[0] for p in points] == sorted(p[0] for p in points)  # in time order
     page.shot("queues")
 
     # Moment clusters: threshold, overflow bound per horizon, SLA.

@@ -68,7 +68,9 @@ export function lineChart({ series, hlines = [], xLabel = "", testid, step = fal
       if (j === 0) d += `M${X(x)},${Y(y)}`;
       else d += step ? `H${X(x)}V${Y(y)}` : `L${X(x)},${Y(y)}`;
     });
-    svg.append(s("path", { d, fill: "none", stroke: color, "stroke-width": 2 }));
+    // The points ride along as data: what is drawn can be read back (and tested).
+    svg.append(s("path", { d, fill: "none", stroke: color, "stroke-width": 2,
+      "data-series": ser.name, "data-points": JSON.stringify(ser.points) }));
     if (ser.points.length === 1) {
       const [x, y] = ser.points[0];
       svg.append(s("circle", { cx: X(x), cy: Y(y), r: 3, fill: color }));
