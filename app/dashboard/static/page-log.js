@@ -3,7 +3,7 @@
 
 import { get } from "./api.js";
 import { chip, fmt, h, panel, table, td } from "./dom.js";
-import { familyOf, summary } from "./model.js";
+import { atVersion, familyOf, summary } from "./model.js";
 import { clusterPicker } from "./picker.js";
 
 const PAGE = 100;
@@ -49,9 +49,11 @@ export async function render({ params, inv, go }) {
   const c = mine.find((x) => x.id === params.c) || mine[0];
   if (!c) return h("p", { "data-testid": "page-log" }, "No clusters.");
   const filters = { decision: params.decision, reason: params.reason, job_id: params.job };
+  // Cached per version and filter: another cluster's events redraw the page, not re-read it.
+  const query = { order: "desc", limit: PAGE, cursor: params.before, ...filters };
   const [page, sm] = await Promise.all([
-    get(`/v1/clusters/${c.id}/events`, { order: "desc", limit: PAGE, cursor: params.before,
-      ...filters }), summary(c)]);
+    atVersion(c, `log:${JSON.stringify(query)}`, () => get(`/v1/clusters/${c.id}/events`, query)),
+    summary(c)]);
   const chosen = await selected(c, params.seq, page.items);
   const nav = (extra) => go("log", { c: c.id, decision: params.decision,
     reason: params.reason, job: params.job, before: params.before, seq: params.seq, ...extra });
