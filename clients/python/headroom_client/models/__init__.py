@@ -16,6 +16,9 @@ from .cluster_out_policy import ClusterOutPolicy
 from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
 from .cluster_page import ClusterPage
 from .cluster_update import ClusterUpdate
+from .decision_summary import DecisionSummary
+from .decision_summary_decisions import DecisionSummaryDecisions
+from .decision_summary_reasons import DecisionSummaryReasons
 from .departure_in import DepartureIn
 from .deployment_in import DeploymentIn
 from .deployment_prior import DeploymentPrior
@@ -30,6 +33,8 @@ from .greedy_queue_policy import GreedyQueuePolicy
 from .greedy_queue_policy_clock import GreedyQueuePolicyClock
 from .greedy_queue_policy_kind import GreedyQueuePolicyKind
 from .greedy_queue_policy_order import GreedyQueuePolicyOrder
+from .hindsight import Hindsight
+from .hindsight_resource import HindsightResource
 from .history_item import HistoryItem
 from .history_item_demand import HistoryItemDemand
 from .history_item_next_reservation import HistoryItemNextReservation
@@ -47,7 +52,9 @@ from .key_created_scopes_item import KeyCreatedScopesItem
 from .key_list import KeyList
 from .key_out import KeyOut
 from .key_out_scopes_item import KeyOutScopesItem
+from .list_events_order import ListEventsOrder
 from .livez_response_livez import LivezResponseLivez
+from .lock_waits_out import LockWaitsOut
 from .logged_event import LoggedEvent
 from .logged_event_request import LoggedEventRequest
 from .logged_event_response import LoggedEventResponse
@@ -103,8 +110,13 @@ from .scale_event import ScaleEvent
 from .scale_in_out import ScaleInOut
 from .scale_out_out import ScaleOutOut
 from .scale_out_out_decision import ScaleOutOutDecision
+from .server_page import ServerPage
 from .server_pool_in import ServerPoolIn
 from .server_pool_in_capacity import ServerPoolInCapacity
+from .server_summary import ServerSummary
+from .server_summary_configuration_type_0 import ServerSummaryConfigurationType0
+from .server_summary_group_type_0 import ServerSummaryGroupType0
+from .server_summary_jobs_per_type import ServerSummaryJobsPerType
 from .started_job import StartedJob
 from .tick_in import TickIn
 from .tick_out import TickOut
@@ -127,6 +139,9 @@ __all__ = (
     "ClusterOutServerPoolsType0Item",
     "ClusterPage",
     "ClusterUpdate",
+    "DecisionSummary",
+    "DecisionSummaryDecisions",
+    "DecisionSummaryReasons",
     "DepartureIn",
     "DeploymentIn",
     "DeploymentPrior",
@@ -141,6 +156,8 @@ __all__ = (
     "GreedyQueuePolicyClock",
     "GreedyQueuePolicyKind",
     "GreedyQueuePolicyOrder",
+    "Hindsight",
+    "HindsightResource",
     "HistoryItem",
     "HistoryItemDemand",
     "HistoryItemNextReservation",
@@ -158,7 +175,9 @@ __all__ = (
     "KeyList",
     "KeyOut",
     "KeyOutScopesItem",
+    "ListEventsOrder",
     "LivezResponseLivez",
+    "LockWaitsOut",
     "LoggedEvent",
     "LoggedEventRequest",
     "LoggedEventResponse",
@@ -214,8 +233,13 @@ __all__ = (
     "ScaleInOut",
     "ScaleOutOut",
     "ScaleOutOutDecision",
+    "ServerPage",
     "ServerPoolIn",
     "ServerPoolInCapacity",
+    "ServerSummary",
+    "ServerSummaryConfigurationType0",
+    "ServerSummaryGroupType0",
+    "ServerSummaryJobsPerType",
     "StartedJob",
     "TickIn",
     "TickOut",

@@ -7,6 +7,7 @@ import httpx
 from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.event_page import EventPage
+from ...models.list_events_order import ListEventsOrder
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
 
@@ -16,6 +17,10 @@ def _get_kwargs(
     *,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    order: ListEventsOrder | Unset = ListEventsOrder.ASC,
+    decision: None | str | Unset = UNSET,
+    reason: None | str | Unset = UNSET,
+    job_id: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
@@ -28,6 +33,33 @@ def _get_kwargs(
     else:
         json_cursor = cursor
     params["cursor"] = json_cursor
+
+    json_order: str | Unset = UNSET
+    if not isinstance(order, Unset):
+        json_order = order.value
+
+    params["order"] = json_order
+
+    json_decision: None | str | Unset
+    if isinstance(decision, Unset):
+        json_decision = UNSET
+    else:
+        json_decision = decision
+    params["decision"] = json_decision
+
+    json_reason: None | str | Unset
+    if isinstance(reason, Unset):
+        json_reason = UNSET
+    else:
+        json_reason = reason
+    params["reason"] = json_reason
+
+    json_job_id: None | str | Unset
+    if isinstance(job_id, Unset):
+        json_job_id = UNSET
+    else:
+        json_job_id = job_id
+    params["job_id"] = json_job_id
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -94,13 +126,23 @@ def sync_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    order: ListEventsOrder | Unset = ListEventsOrder.ASC,
+    decision: None | str | Unset = UNSET,
+    reason: None | str | Unset = UNSET,
+    job_id: None | str | Unset = UNSET,
 ) -> Response[EventPage | Problem]:
-    """The cluster's decision log, oldest first
+    """The cluster's decision log, oldest first (or newest first), filtered
 
     Args:
         cluster_id (str):
         limit (int | Unset):  Default: 100.
-        cursor (None | str | Unset):
+        cursor (None | str | Unset): The previous page's next_cursor: events after it (oldest
+            first) or before it (newest first).
+        order (ListEventsOrder | Unset): asc: oldest first (tail the log with the cursor); desc:
+            newest first. Default: ListEventsOrder.ASC.
+        decision (None | str | Unset): Only this decision, e.g. rejected.
+        reason (None | str | Unset): Only this reason code.
+        job_id (None | str | Unset): Only events about this job (or deployment).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -114,6 +156,10 @@ def sync_detailed(
         cluster_id=cluster_id,
         limit=limit,
         cursor=cursor,
+        order=order,
+        decision=decision,
+        reason=reason,
+        job_id=job_id,
     )
 
     response = client.get_httpx_client().request(
@@ -129,13 +175,23 @@ def sync(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    order: ListEventsOrder | Unset = ListEventsOrder.ASC,
+    decision: None | str | Unset = UNSET,
+    reason: None | str | Unset = UNSET,
+    job_id: None | str | Unset = UNSET,
 ) -> EventPage | Problem | None:
-    """The cluster's decision log, oldest first
+    """The cluster's decision log, oldest first (or newest first), filtered
 
     Args:
         cluster_id (str):
         limit (int | Unset):  Default: 100.
-        cursor (None | str | Unset):
+        cursor (None | str | Unset): The previous page's next_cursor: events after it (oldest
+            first) or before it (newest first).
+        order (ListEventsOrder | Unset): asc: oldest first (tail the log with the cursor); desc:
+            newest first. Default: ListEventsOrder.ASC.
+        decision (None | str | Unset): Only this decision, e.g. rejected.
+        reason (None | str | Unset): Only this reason code.
+        job_id (None | str | Unset): Only events about this job (or deployment).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -150,6 +206,10 @@ def sync(
         client=client,
         limit=limit,
         cursor=cursor,
+        order=order,
+        decision=decision,
+        reason=reason,
+        job_id=job_id,
     ).parsed
 
 
@@ -159,13 +219,23 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    order: ListEventsOrder | Unset = ListEventsOrder.ASC,
+    decision: None | str | Unset = UNSET,
+    reason: None | str | Unset = UNSET,
+    job_id: None | str | Unset = UNSET,
 ) -> Response[EventPage | Problem]:
-    """The cluster's decision log, oldest first
+    """The cluster's decision log, oldest first (or newest first), filtered
 
     Args:
         cluster_id (str):
         limit (int | Unset):  Default: 100.
-        cursor (None | str | Unset):
+        cursor (None | str | Unset): The previous page's next_cursor: events after it (oldest
+            first) or before it (newest first).
+        order (ListEventsOrder | Unset): asc: oldest first (tail the log with the cursor); desc:
+            newest first. Default: ListEventsOrder.ASC.
+        decision (None | str | Unset): Only this decision, e.g. rejected.
+        reason (None | str | Unset): Only this reason code.
+        job_id (None | str | Unset): Only events about this job (or deployment).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -179,6 +249,10 @@ async def asyncio_detailed(
         cluster_id=cluster_id,
         limit=limit,
         cursor=cursor,
+        order=order,
+        decision=decision,
+        reason=reason,
+        job_id=job_id,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -192,13 +266,23 @@ async def asyncio(
     client: AuthenticatedClient,
     limit: int | Unset = 100,
     cursor: None | str | Unset = UNSET,
+    order: ListEventsOrder | Unset = ListEventsOrder.ASC,
+    decision: None | str | Unset = UNSET,
+    reason: None | str | Unset = UNSET,
+    job_id: None | str | Unset = UNSET,
 ) -> EventPage | Problem | None:
-    """The cluster's decision log, oldest first
+    """The cluster's decision log, oldest first (or newest first), filtered
 
     Args:
         cluster_id (str):
         limit (int | Unset):  Default: 100.
-        cursor (None | str | Unset):
+        cursor (None | str | Unset): The previous page's next_cursor: events after it (oldest
+            first) or before it (newest first).
+        order (ListEventsOrder | Unset): asc: oldest first (tail the log with the cursor); desc:
+            newest first. Default: ListEventsOrder.ASC.
+        decision (None | str | Unset): Only this decision, e.g. rejected.
+        reason (None | str | Unset): Only this reason code.
+        job_id (None | str | Unset): Only events about this job (or deployment).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -214,5 +298,9 @@ async def asyncio(
             client=client,
             limit=limit,
             cursor=cursor,
+            order=order,
+            decision=decision,
+            reason=reason,
+            job_id=job_id,
         )
     ).parsed
