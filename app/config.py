@@ -38,6 +38,9 @@ class Settings(BaseSettings):
     # How often each process's background loop fires the clocks of wall-clock queued clusters
     # (RMS). 0 turns the loop off: then only POST .../tick moves them.
     tick_interval_seconds: float = Field(1.0, ge=0, le=3600)
+    # The admission webhook answers within this (or half the API server's own ?timeout=,
+    # whichever is less), even when the cluster's lock is busy: docs/integrations/kubernetes.md.
+    kube_webhook_deadline_seconds: float = Field(5.0, gt=0, le=29)
     migrations_dir: Path | None = None
     # Every /v1 request needs an API key unless this is set: for local development only.
     auth_disabled: bool = False
