@@ -10,6 +10,7 @@ it configures from the pod's service account when running in a cluster and from
 from __future__ import annotations
 
 import json
+import os
 import threading
 from typing import Any, Protocol
 
@@ -31,7 +32,8 @@ def load_client_config() -> Any:
     try:
         config.load_incluster_config()
     except config.ConfigException:
-        config.load_kube_config()
+        # $KUBECONFIG read now: the client reads it once, when it is first imported.
+        config.load_kube_config(config_file=os.environ.get("KUBECONFIG"))
     return client.ApiClient()
 
 
