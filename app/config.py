@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     # The admission webhook answers within this (or half the API server's own ?timeout=,
     # whichever is less), even when the cluster's lock is busy: docs/integrations/kubernetes.md.
     kube_webhook_deadline_seconds: float = Field(5.0, gt=0, le=29)
+    # Serve HTTPS with this certificate and key (PEM files). Kubernetes calls admission
+    # webhooks over TLS only; a TLS-terminating proxy in front does as well.
+    tls_certfile: Path | None = None
+    tls_keyfile: Path | None = None
     migrations_dir: Path | None = None
     # Every /v1 request needs an API key unless this is set: for local development only.
     auth_disabled: bool = False
