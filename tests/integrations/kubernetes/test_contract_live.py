@@ -413,3 +413,30 @@ def test_webhook_answers_by_its_deadline_while_the_cluster_is_locked(server, env
         assert [(e["kind"], e["event_id"], e["decision"]) for e in events] == [
             ("deployment", uid, "admitted"), ("shutdown", f"{uid}-undo", "released")]
         assert _state(c, cid)["active_cores"] == 0
+
+
+def test_serve_speaks_https_for_the_api_server(tmp_path, pg_url):
+    """Admission webhooks are called over TLS only: HEADROOM_TLS_CERTFILE/KEYFILE make
+    ``headroom serve`` answer HTTPS with that certificate (here self-signed for 127.0.0.1)."""
+    import shutil
+    import subprocess
+
+    openssl = shutil.which("openssl")
+    assert openssl, "openssl makes the test certificate (Debian's openssl package)"
+    cert, key = tmp_path / "tls.crt", tmp_path / "tls.key"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=headroom", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    with FreshDatabase("headroom_k8s_tls") as db:
+        upgrade(Settings(database_url=db.url))
+        with LiveServer(db.url, extra_args=("--no-migrate",), ca_file=cert,
+                        env={"HEADROOM_TLS_CERTFILE": str(cert),
+                             "HEADROOM_TLS_KEYFILE": str(key)}) as server:
+            assert server.url.startswith("https://")
+            with server.client() as c:
+                cid = _moment_cluster(c)
+                out = _admit(c, cid, fixture("AdmissionReview.deployment-create-dryrun.json"))
+                assert out["allowed"]
+            with pytest.raises(httpx.ConnectError):  # not a certificate the system trusts
+                httpx.get(server.url + "/readyz", timeout=10)
