@@ -35,7 +35,7 @@ class ExtenderArgs(_Upstream):
                              "uid": "6f0c1c1e-0d0e-4f55-9f1e-1b0a5f7c2d11"},
                 "spec": {"containers": [{"name": "web", "image": "nginx", "resources": {
                     "requests": {"cpu": "3", "memory": "12Gi"}}}]}},
-        "Nodes": None, "NodeNames": ["rack-0", "rack-1"]}]})
+        "Nodes": None, "NodeNames": ["m5-0", "m5-1"]}]})
 
     Pod: dict[str, Any] = Field(description="The v1.Pod being scheduled.")
     Nodes: NodeList | None = None
@@ -61,7 +61,7 @@ class HostPriority(BaseModel):
 class ExtenderBindingArgs(_Upstream):
     model_config = ConfigDict(extra="allow", json_schema_extra={"examples": [{
         "PodName": "web-1", "PodNamespace": "default",
-        "PodUID": "6f0c1c1e-0d0e-4f55-9f1e-1b0a5f7c2d11", "Node": "rack-0"}]})
+        "PodUID": "6f0c1c1e-0d0e-4f55-9f1e-1b0a5f7c2d11", "Node": "m5-0"}]})
 
     PodName: str = Field(min_length=1, max_length=253)
     PodNamespace: str = Field(min_length=1, max_length=63)
