@@ -74,9 +74,10 @@ class KubernetesApiServer:
         core = self._core()
         from kubernetes.client.exceptions import ApiException
 
-        # POST pods/{name}/binding, as kube-scheduler does. The UID makes the API server refuse the binding if the pod was replaced by another
-        # of the same name (what kube-scheduler's own binder sends). The raw body, and no
-        # decoding of the answer: the client's V1Binding model rejects the Status it returns.
+        # POST pods/{name}/binding, as kube-scheduler's own binder does, with the pod's UID,
+        # so that the API server refuses the binding if the pod was replaced by another of the
+        # same name. The raw body, and no decoding of the answer: the client's V1Binding
+        # model rejects the Status the API server returns.
         body = {"apiVersion": "v1", "kind": "Binding",
                 "metadata": {"name": name, "namespace": namespace, "uid": uid},
                 "target": {"apiVersion": "v1", "kind": "Node", "name": node}}
