@@ -141,22 +141,35 @@ def pod_events(namespace: str | None,
         yield {"type": "RESTARTED", "object": None}
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m app.kubernetes.watcher",
-                                     description=__doc__.split("\n\n")[0])
+def controller_parser(prog: str, doc: str) -> argparse.ArgumentParser:
+    """The options every Kubernetes-side process of Headroom takes (watcher, Kueue)."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
     parser.add_argument("--url", required=True, help="Headroom's base URL")
     parser.add_argument("--cluster", required=True, help="the Headroom cluster id")
+    return parser
+
+
+def headroom_http(url: str) -> httpx.Client | None:
+    """A client of Headroom with the key in $HEADROOM_API_KEY, and logging set up; None (and
+    a message) without a key."""
+    key = os.environ.get("HEADROOM_API_KEY")
+    if not key:
+        print("set HEADROOM_API_KEY to a write key for the cluster", file=sys.stderr)
+        return None
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    return httpx.Client(base_url=url, timeout=30, headers={"Authorization": f"Bearer {key}"})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = controller_parser("python -m app.kubernetes.watcher", __doc__)
     parser.add_argument("--scheduler-name", default="headroom-scheduler",
                         help="only pods with this spec.schedulerName")
     parser.add_argument("--namespace", default=None, help="watch one namespace (default all)")
     args = parser.parse_args(argv)
-    key = os.environ.get("HEADROOM_API_KEY")
-    if not key:
-        print("set HEADROOM_API_KEY to a write key for the cluster", file=sys.stderr)
+    http = headroom_http(args.url)
+    if http is None:
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    with httpx.Client(base_url=args.url, timeout=30,
-                      headers={"Authorization": f"Bearer {key}"}) as http:
+    with http:
         watcher = Watcher(http, args.cluster, args.scheduler_name)
         log.info("watching pods of scheduler %s for cluster %s", args.scheduler_name,
                  args.cluster)

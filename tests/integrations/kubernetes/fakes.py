@@ -1,7 +1,9 @@
-"""A fake Kubernetes API server: serves pods from the fixtures and records bindings.
+"""A fake Kubernetes API server: serves pods from the fixtures and records bindings and
+status patches.
 
-Only the two calls Headroom's extender makes: ``GET /api/v1/namespaces/{ns}/pods/{name}`` and
-``POST /api/v1/namespaces/{ns}/pods/{name}/binding``. It runs in a thread on a free port;
+Only the calls Headroom makes: the extender's ``GET /api/v1/namespaces/{ns}/pods/{name}`` and
+``POST /api/v1/namespaces/{ns}/pods/{name}/binding``, and the Kueue controller's ``PATCH``
+of workloads' and admission checks' ``status``. It runs in a thread on a free port;
 ``kubeconfig()`` writes a kubeconfig that points the ``kubernetes`` client at it, which is how
 a ``headroom serve`` child process is told to use it."""
 
@@ -29,6 +31,7 @@ class FakeApiServer:
         self.pods: dict[tuple[str, str], dict[str, Any]] = {}
         self.bindings: list[dict[str, Any]] = []  # (path, body) of every binding POSTed
         self.refuse_bindings = False
+        self.patches: list[dict[str, Any]] = []
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -65,6 +68,17 @@ class FakeApiServer:
                 else:
                     self._send(201, {"kind": "Status", "apiVersion": "v1", "status": "Success",
                                      "code": 201})
+
+            def do_PATCH(self) -> None:  # noqa: N802
+                # Kueue's status subresources (workloads, admissionchecks): recorded.
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                path = self.path.split("?")[0]
+                fake.patches.append({"path": path, "content_type": self.headers["Content-Type"],
+                                     "body": body})
+                if path.startswith("/apis/kueue.x-k8s.io/v1beta1/") and path.endswith("/status"):
+                    self._send(200, body)
+                else:
+                    self._send(404, {"kind": "Status", "code": 404})
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"

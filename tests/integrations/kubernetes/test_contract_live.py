@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -21,7 +20,7 @@ from app.config import Settings
 from app.store.migrate import upgrade
 from tests.conftest import FreshDatabase
 from tests.helpers import cluster_spec
-from tests.integrations.kubernetes.fakes import FakeApiServer, fixture
+from tests.integrations.kubernetes.fakes import fixture
 from tests.live import LiveServer
 
 pytestmark = pytest.mark.postgres
@@ -30,31 +29,6 @@ SMALL_ARGS = "ExtenderArgs.etl-small.NodeNames.json"
 LARGE_ARGS = "ExtenderArgs.etl-large.Nodes.json"
 HUGE_ARGS = "ExtenderArgs.etl-huge.NodeNames.json"
 NODES = [f"rack-{i}" for i in range(4)]
-
-
-@pytest.fixture(scope="module")
-def env(pg_url, tmp_path_factory) -> Iterator[tuple[LiveServer, FakeApiServer, str]]:
-    with FakeApiServer() as fake, FreshDatabase("headroom_k8s") as db:
-        upgrade(Settings(database_url=db.url))
-        for name in ("Pod.etl-small.json", "Pod.etl-large.json"):
-            fake.add_pod(fixture(name))
-        kubeconfig = fake.kubeconfig(tmp_path_factory.mktemp("kube") / "config")
-        with LiveServer(db.url, extra_args=("--no-migrate",),
-                        env={"KUBECONFIG": str(kubeconfig),
-                             "KUBERNETES_SERVICE_HOST": None}) as server:
-            yield server, fake, db.url
-
-
-@pytest.fixture
-def server(env) -> LiveServer:
-    return env[0]
-
-
-@pytest.fixture
-def fake(env) -> Iterator[FakeApiServer]:
-    env[1].bindings.clear()
-    env[1].refuse_bindings = False
-    yield env[1]
 
 
 def _post(c: httpx.Client, url: str, body: Any) -> httpx.Response:
