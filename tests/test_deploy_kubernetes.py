@@ -18,11 +18,14 @@ import pytest
 import yaml
 
 from app.config import Settings
+from app.kubernetes.kueue import CONTROLLER_NAME
 from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy" / "kubernetes"
-TARGETS = ["base", "overlays/postgres"]
+TARGETS = ["base", "overlays/postgres", "overlays/kueue"]
+# Objects of CRDs the schemas do not hold (Kueue's), checked by hand below instead.
+CRD_KINDS = {("kueue.x-k8s.io/v1beta1", "AdmissionCheck")}
 K8S_VERSION = "1.32.0"
 SETTING_ENV = {f"HEADROOM_{name.upper()}" for name in Settings.model_fields}
 # The fields of kubescheduler.config.k8s.io/v1 Extender.
@@ -65,8 +68,26 @@ def test_every_object_validates_against_the_kubernetes_schemas(rendered):
     assert {"Deployment", "Service", "ValidatingWebhookConfiguration", "ClusterRole",
             "ClusterRoleBinding", "ServiceAccount", "Secret"} <= kinds
     for doc in rendered:
+        if (doc["apiVersion"], doc["kind"]) in CRD_KINDS:
+            continue
         # SchemaNotFoundError would mean an object nobody checked: fail on it too.
         kubernetes_validate.validate(doc, K8S_VERSION, strict=True)
+
+
+def test_kueue_overlay_names_the_controller_and_grants_what_it_calls():
+    out = subprocess.run([_kubectl(), "kustomize", str(DEPLOY / "overlays" / "kueue")],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    docs = [d for d in yaml.safe_load_all(out) if d]
+    check = _one(docs, "AdmissionCheck", "headroom")
+    assert set(check) == {"apiVersion", "kind", "metadata", "spec"}
+    assert check["spec"] == {"controllerName": CONTROLLER_NAME, "retryDelayMinutes": 1}
+    role = _one(docs, "ClusterRole", "headroom-kueue")
+    granted = {(res, verb) for r in role["rules"] for res in r["resources"] for verb in r["verbs"]}
+    assert granted == {(res, verb) for res in ("admissionchecks", "workloads")
+                       for verb in ("get", "list", "watch")} | \
+        {("admissionchecks/status", "patch"), ("workloads/status", "patch")}
+    controller = _one(docs, "Deployment", "headroom-kueue")["spec"]["template"]["spec"]
+    assert "python -m app.kubernetes.kueue" in controller["containers"][0]["args"][0]
 
 
 def test_the_validation_can_fail():
