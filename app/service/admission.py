@@ -245,10 +245,17 @@ def review(ctx: ServiceContext, cluster_id: str, req: Mapping[str, Any],
     try:
         return future.result(timeout=deadline)
     except FutureTimeout:
+        if future.cancel():  # still waiting for a worker: nothing was or will be decided
+            return _too_late(deadline)
+
         def late(done: Future[Outcome]) -> None:
             outcome = done.result()
             if outcome.undo is not None and not decider.dry:
                 decider.undo(outcome.undo)
         future.add_done_callback(late)
-        return Outcome(False, 504, f"headroom: no decision within {deadline:g} s (the cluster "
-                                   "is busy); denied, and nothing is counted; retry")
+        return _too_late(deadline)
+
+
+def _too_late(deadline: float) -> Outcome:
+    return Outcome(False, 504, f"headroom: no decision within {deadline:g} s (the cluster is "
+                               "busy); denied, and nothing is counted; retry")
