@@ -113,7 +113,9 @@ def decide(cluster: HeadroomCluster, workload: Mapping[str, Any]) -> Verdict:
                                        "pods; a node selector pins one pod's node, so each "
                                        "pod set must hold one pod")
         try:
-            requests = pod_requests(((ps.get("template") or {}).get("spec")) or {})
+            template = ps.get("template")
+            requests = pod_requests(template.get("spec") if isinstance(template, dict) else
+                                    template)
         except BadQuantity as exc:
             return Verdict("Rejected", f"headroom: pod set {ps.get('name')}: {exc}")
         job_type = job_type_for(cluster.model, requests)

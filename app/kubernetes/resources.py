@@ -24,7 +24,8 @@ GIB = Decimal(2**30)
 
 
 class BadQuantity(ValueError):
-    """A request that is not a Kubernetes quantity (the field is in ``args[0]``)."""
+    """A request that is not a Kubernetes quantity, or a pod spec whose shape is not a pod
+    spec's; the message names the field."""
 
 
 def parse_quantity(value: Any) -> Decimal:
@@ -55,11 +56,28 @@ def in_headroom_units(resource: str, amount: Decimal) -> float:
     return float(amount)
 
 
-def _container_requests(container: Mapping[str, Any], where: str) -> dict[str, Decimal]:
-    resources = container.get("resources") or {}
+def _mapping(value: Any, where: str) -> Mapping[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise BadQuantity(f"{where} is not an object")
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise BadQuantity(f"{where} is not a list")
+    return value
+
+
+def _container_requests(container: Any, where: str) -> dict[str, Decimal]:
+    resources = _mapping(_mapping(container, where).get("resources"), f"{where}.resources")
     # A container with limits and no requests is given requests = limits by the API server's
     # defaulting; a template read before defaulting may still lack them.
-    raw = {**(resources.get("limits") or {}), **(resources.get("requests") or {})}
+    raw = {**_mapping(resources.get("limits"), f"{where}.resources.limits"),
+           **_mapping(resources.get("requests"), f"{where}.resources.requests")}
     out: dict[str, Decimal] = {}
     for name, value in raw.items():
         try:
@@ -69,18 +87,19 @@ def _container_requests(container: Mapping[str, Any], where: str) -> dict[str, D
     return out
 
 
-def pod_requests(spec: Mapping[str, Any]) -> dict[str, float]:
+def pod_requests(spec: Any) -> dict[str, float]:
     """The effective requests of a pod spec, as the scheduler computes them: the sum over
     containers, at least each init container's own (they run one at a time, before), plus
     the pod's overhead. In Headroom units (see ``in_headroom_units``)."""
+    spec = _mapping(spec, "spec")
     total: dict[str, Decimal] = {}
-    for i, c in enumerate(spec.get("containers") or []):
+    for i, c in enumerate(_list(spec.get("containers"), "containers")):
         for name, v in _container_requests(c, f"containers[{i}]").items():
             total[name] = total.get(name, Decimal(0)) + v
-    for i, c in enumerate(spec.get("initContainers") or []):
+    for i, c in enumerate(_list(spec.get("initContainers"), "initContainers")):
         for name, v in _container_requests(c, f"initContainers[{i}]").items():
             total[name] = max(total.get(name, Decimal(0)), v)
-    for name, value in (spec.get("overhead") or {}).items():
+    for name, value in _mapping(spec.get("overhead"), "overhead").items():
         total[name] = total.get(name, Decimal(0)) + parse_quantity(value)
     return {name: in_headroom_units(name, v) for name, v in total.items()}
 

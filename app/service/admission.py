@@ -54,8 +54,20 @@ class Refused(Exception):
         self.code, self.message = code, message
 
 
+def _object_at(obj: Mapping[str, Any] | None, path: str) -> Mapping[str, Any]:
+    """The object at a dotted path ({} where absent); 400 where something else is."""
+    current: Any = obj or {}
+    for key in path.split("."):
+        if not isinstance(current, Mapping):
+            raise Refused(400, f"headroom: {path} is not an object")
+        current = current.get(key) or {}
+    if not isinstance(current, Mapping):
+        raise Refused(400, f"headroom: {path} is not an object")
+    return current
+
+
 def _replicas(obj: Mapping[str, Any] | None) -> int:
-    spec = (obj or {}).get("spec") or {}
+    spec = _object_at(obj, "spec")
     value = spec.get("replicas", 1)  # the API server defaults a Deployment's replicas to 1
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise Refused(400, f"spec.replicas {value!r} is not a non-negative integer")
@@ -63,7 +75,7 @@ def _replicas(obj: Mapping[str, Any] | None) -> int:
 
 
 def _cpu_per_pod(deployment: Mapping[str, Any]) -> float:
-    template = ((deployment.get("spec") or {}).get("template") or {}).get("spec") or {}
+    template = _object_at(deployment, "spec.template.spec")
     try:
         cpu = pod_requests(template).get("cpu", 0.0)
     except BadQuantity as exc:
@@ -76,7 +88,8 @@ def _cpu_per_pod(deployment: Mapping[str, Any]) -> float:
 
 def _deployment_id(req: Mapping[str, Any]) -> str:
     for obj in (req.get("object"), req.get("oldObject")):
-        uid = ((obj or {}).get("metadata") or {}).get("uid")
+        meta = (obj or {}).get("metadata")
+        uid = meta.get("uid") if isinstance(meta, Mapping) else None
         if isinstance(uid, str) and uid and "/" not in uid and not uid.startswith("."):
             return uid
     return f"{req.get('namespace')}.{req.get('name')}"

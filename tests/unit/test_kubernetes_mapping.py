@@ -77,3 +77,12 @@ def test_the_chosen_type_covers_the_pod_and_no_smaller_type_does(types, cpu, gpu
     assert i in covering
     assert size[i] == min(size[j] for j in covering)
     assert i == min(j for j in covering if size[j] == size[i])  # ties: declaration order
+
+
+@pytest.mark.parametrize("spec", ["x", {"containers": "x"}, {"containers": ["x"]},
+                                  {"containers": [{"resources": []}]},
+                                  {"containers": [{"resources": {"requests": "1"}}]},
+                                  {"initContainers": {}}, {"overhead": [1]}])
+def test_a_spec_of_another_shape_is_a_bad_quantity_naming_the_field(spec):
+    with pytest.raises(BadQuantity, match="is not"):
+        pod_requests(spec)

@@ -211,6 +211,8 @@ def test_malformed_extender_requests_are_clear_4xx(server, fake):
                            ("filter", {"Pod": pod, "Nodes": {"items": [{"spec": {}}]}}),
                            ("prioritize", {"Pod": bad_quantity, "NodeNames": NODES}),
                            ("filter", {"Pod": no_uid, "NodeNames": NODES}),
+                           ("filter", {"Pod": {**pod, "spec": {"containers": "x"}},
+                                       "NodeNames": NODES}),
                            ("bind", {"PodName": "a"}),
                            ("bind", {"PodName": "a", "PodNamespace": "b", "PodUID": "../x",
                                      "Node": "rack-0"})]:
@@ -354,6 +356,12 @@ def test_malformed_reviews_are_4xx_problems_never_5xx(server):
         replicas["request"]["object"]["spec"]["replicas"] = "three"
         out = _admit(c, cid, replicas)
         assert not out["allowed"] and out["status"]["code"] == 400
+        for odd in ("a string", ["a list"]):
+            shaped = _review("AdmissionReview.deployment-create.json")
+            shaped["request"]["object"]["spec"]["template"] = odd
+            out = _admit(c, cid, shaped)
+            assert not out["allowed"] and out["status"]["code"] == 400, out
+            assert "spec.template.spec is not an object" in out["status"]["message"]
         assert _state(c, cid)["version"] == 0
         # The webhook is for moment clusters: a placement cluster is a 409 naming its routes.
         pid = _cluster(c)
