@@ -3,6 +3,14 @@
 from .admission_out import AdmissionOut
 from .admission_out_decision import AdmissionOutDecision
 from .admission_out_details import AdmissionOutDetails
+from .admission_request import AdmissionRequest
+from .admission_request_object_type_0 import AdmissionRequestObjectType0
+from .admission_request_old_object_type_0 import AdmissionRequestOldObjectType0
+from .admission_request_operation import AdmissionRequestOperation
+from .admission_response import AdmissionResponse
+from .admission_review_in import AdmissionReviewIn
+from .admission_review_out import AdmissionReviewOut
+from .admission_status import AdmissionStatus
 from .arrival_in import ArrivalIn
 from .batch_arrival import BatchArrival
 from .batch_departure import BatchDeparture
@@ -21,6 +29,13 @@ from .deployment_in import DeploymentIn
 from .deployment_prior import DeploymentPrior
 from .dra_policy import DraPolicy
 from .event_page import EventPage
+from .extender_args import ExtenderArgs
+from .extender_args_pod import ExtenderArgsPod
+from .extender_binding_args import ExtenderBindingArgs
+from .extender_binding_result import ExtenderBindingResult
+from .extender_filter_result import ExtenderFilterResult
+from .extender_filter_result_failedandunresolvablenodes import ExtenderFilterResultFailedandunresolvablenodes
+from .extender_filter_result_failednodes import ExtenderFilterResultFailednodes
 from .first_fit_policy import FirstFitPolicy
 from .gamma_priors import GammaPriors
 from .get_cluster_state_response_getclusterstate import GetClusterStateResponseGetclusterstate
@@ -30,12 +45,14 @@ from .greedy_queue_policy import GreedyQueuePolicy
 from .greedy_queue_policy_clock import GreedyQueuePolicyClock
 from .greedy_queue_policy_kind import GreedyQueuePolicyKind
 from .greedy_queue_policy_order import GreedyQueuePolicyOrder
+from .group_version_resource import GroupVersionResource
 from .history_item import HistoryItem
 from .history_item_demand import HistoryItemDemand
 from .history_item_next_reservation import HistoryItemNextReservation
 from .history_item_reserved import HistoryItemReserved
 from .history_item_violated import HistoryItemViolated
 from .history_page import HistoryPage
+from .host_priority import HostPriority
 from .job_out import JobOut
 from .job_out_status import JobOutStatus
 from .job_type_in import JobTypeIn
@@ -55,6 +72,8 @@ from .migration_out import MigrationOut
 from .moment_cluster_create import MomentClusterCreate
 from .moment_policy import MomentPolicy
 from .moment_policy_kind import MomentPolicyKind
+from .node_list import NodeList
+from .node_list_items_item import NodeListItemsItem
 from .observation_in import ObservationIn
 from .observation_in_demand import ObservationInDemand
 from .observation_out import ObservationOut
@@ -114,6 +133,14 @@ __all__ = (
     "AdmissionOut",
     "AdmissionOutDecision",
     "AdmissionOutDetails",
+    "AdmissionRequest",
+    "AdmissionRequestObjectType0",
+    "AdmissionRequestOldObjectType0",
+    "AdmissionRequestOperation",
+    "AdmissionResponse",
+    "AdmissionReviewIn",
+    "AdmissionReviewOut",
+    "AdmissionStatus",
     "ArrivalIn",
     "BatchArrival",
     "BatchDeparture",
@@ -132,6 +159,13 @@ __all__ = (
     "DeploymentPrior",
     "DraPolicy",
     "EventPage",
+    "ExtenderArgs",
+    "ExtenderArgsPod",
+    "ExtenderBindingArgs",
+    "ExtenderBindingResult",
+    "ExtenderFilterResult",
+    "ExtenderFilterResultFailedandunresolvablenodes",
+    "ExtenderFilterResultFailednodes",
     "FirstFitPolicy",
     "GammaPriors",
     "GetClusterStateResponseGetclusterstate",
@@ -141,12 +175,14 @@ __all__ = (
     "GreedyQueuePolicyClock",
     "GreedyQueuePolicyKind",
     "GreedyQueuePolicyOrder",
+    "GroupVersionResource",
     "HistoryItem",
     "HistoryItemDemand",
     "HistoryItemNextReservation",
     "HistoryItemReserved",
     "HistoryItemViolated",
     "HistoryPage",
+    "HostPriority",
     "JobOut",
     "JobOutStatus",
     "JobTypeIn",
@@ -166,6 +202,8 @@ __all__ = (
     "MomentClusterCreate",
     "MomentPolicy",
     "MomentPolicyKind",
+    "NodeList",
+    "NodeListItemsItem",
     "ObservationIn",
     "ObservationInDemand",
     "ObservationOut",
