@@ -13,7 +13,7 @@ WORKDIR /srv/headroom
 COPY pyproject.toml setup.py README.md /tmp/headroom-src/
 COPY app /tmp/headroom-src/app
 COPY migrations /tmp/headroom-src/migrations
-RUN pip install "/tmp/headroom-src[otel]" \
+RUN pip install "/tmp/headroom-src[otel,kube]" \
  && rm -rf /tmp/headroom-src \
  && useradd --system --uid 10001 --home-dir /srv/headroom headroom \
  && mkdir -p /srv/headroom/data \

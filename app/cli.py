@@ -54,7 +54,8 @@ def _serve(args: argparse.Namespace) -> int:
         uvicorn.run("app.main:create_app", factory=True,
                     host=args.host or settings.host, port=args.port or settings.port,
                     workers=workers, log_config=log_config(settings.log_level),
-                    access_log=False, proxy_headers=True)
+                    access_log=False, proxy_headers=True,
+                    ssl_certfile=settings.tls_certfile, ssl_keyfile=settings.tls_keyfile)
     return 0
 
 

@@ -38,6 +38,13 @@ class Settings(BaseSettings):
     # How often each process's background loop fires the clocks of wall-clock queued clusters
     # (RMS). 0 turns the loop off: then only POST .../tick moves them.
     tick_interval_seconds: float = Field(1.0, ge=0, le=3600)
+    # The admission webhook answers within this (or half the API server's own ?timeout=,
+    # whichever is less), even when the cluster's lock is busy: docs/integrations/kubernetes.md.
+    kube_webhook_deadline_seconds: float = Field(5.0, gt=0, le=29)
+    # Serve HTTPS with this certificate and key (PEM files). Kubernetes calls admission
+    # webhooks over TLS only; a TLS-terminating proxy in front does as well.
+    tls_certfile: Path | None = None
+    tls_keyfile: Path | None = None
     migrations_dir: Path | None = None
     # Every /v1 request needs an API key unless this is set: for local development only.
     auth_disabled: bool = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -25,11 +26,14 @@ class LiveServer:
     def __init__(self, database_url: str, workers: int = 1, extra_args: tuple[str, ...] = (),
                  env: dict[str, str | None] | None = None,
                  headroom: tuple[str, ...] = (sys.executable, "-m", "app.cli"),
-                 cwd: Path = ROOT):
+                 cwd: Path = ROOT, ca_file: Path | None = None):
         """``env`` values of None remove a variable; ``headroom`` is the command to run (an
-        installed ``headroom`` script, say) and ``cwd`` where."""
+        installed ``headroom`` script, say) and ``cwd`` where. ``ca_file``: the server serves
+        HTTPS (HEADROOM_TLS_* in ``env``), and clients trust this CA."""
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if ca_file else 'http'}://127.0.0.1:{self.port}"
+        self.verify: ssl.SSLContext | bool = \
+            ssl.create_default_context(cafile=str(ca_file)) if ca_file else True
         self.cmd = [*headroom, "serve", "--port", str(self.port),
                     "--workers", str(workers), *extra_args]
         merged = {**os.environ, "HEADROOM_DATABASE_URL": database_url,
@@ -48,7 +52,8 @@ class LiveServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
             try:
-                if httpx.get(self.url + "/readyz", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/readyz", timeout=1,
+                             verify=self.verify).status_code == 200:
                     self.key = self._admin_key()
                     self.headers = {"Authorization": f"Bearer {self.key}"}
                     return self
@@ -71,7 +76,8 @@ class LiveServer:
 
     def client(self, timeout: float = 30) -> httpx.Client:
         """An httpx client for this server carrying its admin key."""
-        return httpx.Client(base_url=self.url, timeout=timeout, headers=self.headers)
+        return httpx.Client(base_url=self.url, timeout=timeout, headers=self.headers,
+                            verify=self.verify)
 
     def __exit__(self, *exc: object) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -73,7 +73,9 @@ class RequestContextMiddleware:
             template = getattr(route, "path", None) or "unmatched"
             self.metrics.request(scope["method"], template, status, elapsed)
             if log.isEnabledFor(logging.INFO):  # skip building the record when it is dropped
-                log.info("request", extra={"method": scope["method"], "path": scope["path"],
+                # A route that takes an API key in its path logs its template instead.
+                path = template if "{api_key}" in template else scope["path"]
+                log.info("request", extra={"method": scope["method"], "path": path,
                                            "status": status, "ms": round(elapsed * 1000, 2)})
             request_id.reset(token)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.api.routes import deployments
+from app.api.routes import deployments, kubernetes
 from app.api.schemas.moments import (
                                      AdmissionOut,
                                      MomentClusterCreate,
@@ -16,6 +16,6 @@ from app.policies.moments.family import MomentFamily
 MOMENTS = Family(
     name="moments", engine=MomentFamily, collection="clusters",
     policy_models=(MomentPolicy,), create_model=MomentClusterCreate,
-    routers=(deployments.router,),
+    routers=(deployments.router, kubernetes.admission_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
              "shutdown": ScaleInOut})

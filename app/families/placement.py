@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.api.routes import kubernetes
 from app.api.routes import placement as jobs
 from app.api.schemas.clusters import (
                                       BestFitPolicy,
@@ -17,5 +18,5 @@ from app.policies.placement import PlacementFamily
 PLACEMENT = Family(
     name="placement", engine=PlacementFamily, collection="clusters",
     policy_models=(DraPolicy, FirstFitPolicy, BestFitPolicy, PowerOfDPolicy),
-    create_model=ClusterCreate, routers=(jobs.router,),
+    create_model=ClusterCreate, routers=(jobs.router, kubernetes.extender_router),
     answers={"arrival": PlacementOut, "departure": ReleaseOut})

@@ -6,6 +6,7 @@ starts at the cluster's creation."""
 
 from __future__ import annotations
 
+from app.api.routes import kubernetes
 from app.api.routes import placement as jobs
 from app.api.routes import queues as routes
 from app.api.schemas.clusters import ClusterCreate
@@ -23,6 +24,6 @@ from app.service.clock import QueueClock
 QUEUES = Family(
     name="queues", engine=QueueFamily, collection="clusters",
     policy_models=(RmsPolicy, GreedyQueuePolicy), create_model=ClusterCreate,
-    routers=(jobs.router, routes.router),
+    routers=(jobs.router, routes.router, kubernetes.extender_router),
     answers={"arrival": QueueArrivalOut, "departure": QueueReleaseOut, "tick": TickOut},
     time=QueueClock(), accepted=frozenset({"queued"}), needs_created_at=True)

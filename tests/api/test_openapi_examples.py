@@ -76,6 +76,11 @@ def test_examples_driven_in_order_are_accepted(client):
     _send(client, "POST", f"{base}/events:batch", "postEventBatch")
     _send(client, "POST", "/v1/keys", "createKey")  # limited to the example cluster's name
     _send(client, "PATCH", base, "updateCluster")
+    # kube-scheduler's filter and prioritize on the example cluster (a what-if: it keeps
+    # one of the example's nodes); bind needs an API server, so it is left to
+    # tests/integrations/kubernetes.
+    assert _send(client, "POST", f"{base}/kubernetes/extender/filter", "kubeFilter")["NodeNames"]
+    _send(client, "POST", f"{base}/kubernetes/extender/prioritize", "kubePrioritize")
 
     # Scale-outs and scale-ins share one body schema, hence one example and one event id:
     # each is tried on a cluster of its own, as a Swagger user tries one operation.
@@ -86,6 +91,11 @@ def test_examples_driven_in_order_are_accepted(client):
         assert deployment["decision"] == "admitted"
         dep = f"/v1/clusters/{mid}/deployments/{_first('postDeployment')['deployment_id']}"
         _send(client, "POST", f"{dep}/{route}", op)
+
+    # The admission webhook's example review: a Deployment of 3 x 2 cores on a moment cluster.
+    mid = _create(client, {**moment, "name": f"{moment['name']}-webhook"})
+    review = _send(client, "POST", f"/v1/clusters/{mid}/kubernetes/admission", "kubeAdmission")
+    assert review["response"]["allowed"], review
 
     # A queued cluster on the default (wall) clock, as the placement example with a queue policy.
     qid = _create(client, {**placement, "name": "queued", "policy": {"kind": "rms"}})

@@ -3,6 +3,14 @@
 from .admission_out import AdmissionOut
 from .admission_out_decision import AdmissionOutDecision
 from .admission_out_details import AdmissionOutDetails
+from .admission_request import AdmissionRequest
+from .admission_request_object_type_0 import AdmissionRequestObjectType0
+from .admission_request_old_object_type_0 import AdmissionRequestOldObjectType0
+from .admission_request_operation import AdmissionRequestOperation
+from .admission_response import AdmissionResponse
+from .admission_review_in import AdmissionReviewIn
+from .admission_review_out import AdmissionReviewOut
+from .admission_status import AdmissionStatus
 from .arrival_in import ArrivalIn
 from .batch_arrival import BatchArrival
 from .batch_departure import BatchDeparture
@@ -24,6 +32,13 @@ from .deployment_in import DeploymentIn
 from .deployment_prior import DeploymentPrior
 from .dra_policy import DraPolicy
 from .event_page import EventPage
+from .extender_args import ExtenderArgs
+from .extender_args_pod import ExtenderArgsPod
+from .extender_binding_args import ExtenderBindingArgs
+from .extender_binding_result import ExtenderBindingResult
+from .extender_filter_result import ExtenderFilterResult
+from .extender_filter_result_failedandunresolvablenodes import ExtenderFilterResultFailedandunresolvablenodes
+from .extender_filter_result_failednodes import ExtenderFilterResultFailednodes
 from .first_fit_policy import FirstFitPolicy
 from .gamma_priors import GammaPriors
 from .get_cluster_state_response_getclusterstate import GetClusterStateResponseGetclusterstate
@@ -33,6 +48,7 @@ from .greedy_queue_policy import GreedyQueuePolicy
 from .greedy_queue_policy_clock import GreedyQueuePolicyClock
 from .greedy_queue_policy_kind import GreedyQueuePolicyKind
 from .greedy_queue_policy_order import GreedyQueuePolicyOrder
+from .group_version_resource import GroupVersionResource
 from .hindsight import Hindsight
 from .hindsight_resource import HindsightResource
 from .history_item import HistoryItem
@@ -41,6 +57,7 @@ from .history_item_next_reservation import HistoryItemNextReservation
 from .history_item_reserved import HistoryItemReserved
 from .history_item_violated import HistoryItemViolated
 from .history_page import HistoryPage
+from .host_priority import HostPriority
 from .job_out import JobOut
 from .job_out_status import JobOutStatus
 from .job_type_in import JobTypeIn
@@ -62,6 +79,8 @@ from .migration_out import MigrationOut
 from .moment_cluster_create import MomentClusterCreate
 from .moment_policy import MomentPolicy
 from .moment_policy_kind import MomentPolicyKind
+from .node_list import NodeList
+from .node_list_items_item import NodeListItemsItem
 from .observation_in import ObservationIn
 from .observation_in_demand import ObservationInDemand
 from .observation_out import ObservationOut
@@ -126,6 +145,14 @@ __all__ = (
     "AdmissionOut",
     "AdmissionOutDecision",
     "AdmissionOutDetails",
+    "AdmissionRequest",
+    "AdmissionRequestObjectType0",
+    "AdmissionRequestOldObjectType0",
+    "AdmissionRequestOperation",
+    "AdmissionResponse",
+    "AdmissionReviewIn",
+    "AdmissionReviewOut",
+    "AdmissionStatus",
     "ArrivalIn",
     "BatchArrival",
     "BatchDeparture",
@@ -147,6 +174,13 @@ __all__ = (
     "DeploymentPrior",
     "DraPolicy",
     "EventPage",
+    "ExtenderArgs",
+    "ExtenderArgsPod",
+    "ExtenderBindingArgs",
+    "ExtenderBindingResult",
+    "ExtenderFilterResult",
+    "ExtenderFilterResultFailedandunresolvablenodes",
+    "ExtenderFilterResultFailednodes",
     "FirstFitPolicy",
     "GammaPriors",
     "GetClusterStateResponseGetclusterstate",
@@ -156,6 +190,7 @@ __all__ = (
     "GreedyQueuePolicyClock",
     "GreedyQueuePolicyKind",
     "GreedyQueuePolicyOrder",
+    "GroupVersionResource",
     "Hindsight",
     "HindsightResource",
     "HistoryItem",
@@ -164,6 +199,7 @@ __all__ = (
     "HistoryItemReserved",
     "HistoryItemViolated",
     "HistoryPage",
+    "HostPriority",
     "JobOut",
     "JobOutStatus",
     "JobTypeIn",
@@ -185,6 +221,8 @@ __all__ = (
     "MomentClusterCreate",
     "MomentPolicy",
     "MomentPolicyKind",
+    "NodeList",
+    "NodeListItemsItem",
     "ObservationIn",
     "ObservationInDemand",
     "ObservationOut",

@@ -1,0 +1,181 @@
+"""Pod departures for Headroom: watch pods end and post idempotent departures.
+
+A pod leaves its server when it is deleted or reaches a terminal phase (Succeeded, Failed).
+Each such pod of the Headroom scheduler (``spec.schedulerName``) is posted as a departure of
+job ``<pod UID>`` with event id ``depart-<pod UID>``: a pod seen ending twice (phase change,
+then deletion; or a watch that restarts and lists it again) is the same event, which Headroom
+answers as a replay. A pod Headroom never placed (deleted before its bind, or not Headroom's)
+answers 404, which is logged and skipped.
+
+A queued cluster cannot take a job out of its queue (its engines have no cancellation): a pod
+deleted while its job is still queued answers 409 ``job_not_running``. The watcher keeps it
+and posts it again after later events and whenever the watch restarts, so the slot the job
+gets when Headroom starts it is freed as soon as it can be.
+
+    python -m app.kubernetes.watcher --url https://headroom:8000 --cluster <id> \\
+        --scheduler-name headroom-scheduler      # the key in $HEADROOM_API_KEY
+
+``departure_of`` and ``Watcher.handle`` take plain watch events (``{"type", "object"}`` with
+the pod as a dict), so tests drive them with a fake stream; ``main`` feeds them from the API
+server through the ``kubernetes`` client, and lists again when the watch expires.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+log = logging.getLogger("headroom.kubernetes.watcher")
+
+TERMINAL_PHASES = ("Succeeded", "Failed")
+
+
+@dataclass(frozen=True)
+class Departure:
+    uid: str
+    pod: str  # namespace/name, for the log
+    why: str
+
+
+def departure_of(event: Mapping[str, Any], scheduler_name: str) -> Departure | None:
+    """The departure a watch event means, if any."""
+    pod = event.get("object") or {}
+    meta, spec = pod.get("metadata") or {}, pod.get("spec") or {}
+    uid = meta.get("uid")
+    if not uid or spec.get("schedulerName") != scheduler_name:
+        return None
+    phase = (pod.get("status") or {}).get("phase")
+    if event.get("type") == "DELETED":
+        why = "deleted"
+    elif event.get("type") in ("ADDED", "MODIFIED") and phase in TERMINAL_PHASES:
+        why = phase.lower()
+    else:
+        return None
+    return Departure(uid, f"{meta.get('namespace')}/{meta.get('name')}", why)
+
+
+class Watcher:
+    def __init__(self, client: httpx.Client, cluster_id: str, scheduler_name: str):
+        self.client, self.cluster_id, self.scheduler_name = client, cluster_id, scheduler_name
+        self.posted = 0
+        self.deferred: dict[str, Departure] = {}  # pods whose job is still queued
+
+    def post(self, d: Departure) -> dict[str, Any] | None:
+        """Post one departure, retrying transient failures; None when Headroom does not know
+        the job, or it is still queued (then it is kept in ``deferred``)."""
+        for attempt in range(6):
+            try:
+                r = self.client.post(f"/v1/clusters/{self.cluster_id}/departures",
+                                     json={"event_id": f"depart-{d.uid}", "job_id": d.uid})
+            except httpx.TransportError as exc:
+                log.warning("departure not posted yet: %s", exc)
+            else:
+                if r.status_code == 200:
+                    self.posted += 1
+                    self.deferred.pop(d.uid, None)
+                    return r.json()
+                if r.status_code == 409 and r.json().get("code") == "job_not_running":
+                    if "queued" in r.json().get("detail", ""):
+                        self.deferred[d.uid] = d
+                    else:  # finished: its departure happened already
+                        self.deferred.pop(d.uid, None)
+                    return None
+                if r.status_code == 404:
+                    log.info("pod %s (%s) is not a Headroom job; skipped", d.pod, d.uid)
+                    return None
+                if r.status_code < 500 and r.status_code != 429:
+                    r.raise_for_status()
+                log.warning("departure of %s answered %s; retrying", d.pod, r.status_code)
+            time.sleep(min(0.2 * 2 ** attempt, 5))
+        raise RuntimeError(f"could not post the departure of {d.pod} ({d.uid})")
+
+    def handle(self, events: Iterable[Mapping[str, Any]]) -> None:
+        for event in events:
+            if event.get("type") == "RESTARTED":  # pod_events lists again: a moment to retry
+                self.retry_deferred()
+                continue
+            d = departure_of(event, self.scheduler_name)
+            if d is None:
+                continue
+            self.retry_deferred()
+            answer = self.post(d)
+            if answer is not None:
+                log.info("departure of %s (%s): %s", d.pod, d.why,
+                         "replayed" if answer.get("replayed") else "posted")
+
+    def retry_deferred(self) -> None:
+        for d in list(self.deferred.values()):
+            self.post(d)
+
+
+def pod_events(namespace: str | None,
+               watch_factory: Callable[[], Any] | None = None) -> Iterator[dict[str, Any]]:
+    """Watch events from the API server, pods as plain dicts, for ever (a fresh list and
+    watch whenever the old one expires)."""
+    from kubernetes import client, watch
+    from kubernetes.client.exceptions import ApiException
+
+    from app.kubernetes.apiserver import load_client_config
+
+    api_client = load_client_config()
+    core = client.CoreV1Api(api_client)
+    while True:
+        w = (watch_factory or watch.Watch)()
+        lister = core.list_namespaced_pod if namespace else core.list_pod_for_all_namespaces
+        kwargs = {"namespace": namespace} if namespace else {}
+        try:
+            for event in w.stream(lister, timeout_seconds=300, **kwargs):
+                yield {"type": event["type"],
+                       "object": api_client.sanitize_for_serialization(event["object"])}
+        except ApiException as exc:  # 410 Gone: the resource version expired; list again
+            log.warning("watch ended (%s); listing again", exc.status)
+            time.sleep(1)
+        yield {"type": "RESTARTED", "object": None}
+
+
+def controller_parser(prog: str, doc: str) -> argparse.ArgumentParser:
+    """The options every Kubernetes-side process of Headroom takes (watcher, Kueue)."""
+    parser = argparse.ArgumentParser(prog=prog, description=doc.split("\n\n")[0])
+    parser.add_argument("--url", required=True, help="Headroom's base URL")
+    parser.add_argument("--cluster", required=True, help="the Headroom cluster id")
+    return parser
+
+
+def headroom_http(url: str) -> httpx.Client | None:
+    """A client of Headroom with the key in $HEADROOM_API_KEY, and logging set up; None (and
+    a message) without a key."""
+    key = os.environ.get("HEADROOM_API_KEY")
+    if not key:
+        print("set HEADROOM_API_KEY to a write key for the cluster", file=sys.stderr)
+        return None
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    return httpx.Client(base_url=url, timeout=30, headers={"Authorization": f"Bearer {key}"})
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = controller_parser("python -m app.kubernetes.watcher", __doc__)
+    parser.add_argument("--scheduler-name", default="headroom-scheduler",
+                        help="only pods with this spec.schedulerName")
+    parser.add_argument("--namespace", default=None, help="watch one namespace (default all)")
+    args = parser.parse_args(argv)
+    http = headroom_http(args.url)
+    if http is None:
+        return 2
+    with http:
+        watcher = Watcher(http, args.cluster, args.scheduler_name)
+        log.info("watching pods of scheduler %s for cluster %s", args.scheduler_name,
+                 args.cluster)
+        watcher.handle(pod_events(args.namespace))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""kube-scheduler's extender verbs (filter, prioritize, bind) decided by a Headroom cluster.
+
+Placement clusters: filter and prioritize are a what-if (nothing committed): the engine's
+dry-run decision for the pod's job type. DRA keeps only the node it would choose; the
+baselines (first/best fit, power of d) keep every node where the pod fits and prefer the one
+they would choose. Bind commits the arrival with the pod's UID as event id and job id, so a
+scheduler retrying a bind gets the stored decision back, then binds through the API server.
+
+Queued clusters (RMS and the queue baselines, wall clock only): the pod waits in Headroom's
+queue while filter keeps failing. The first filter commits the arrival (pod UID as event id);
+every filter answers "queued" in ``FailedNodes`` (resolvable, so the scheduler retries the
+pod) until Headroom has started the job, and then keeps only the server it started on. Bind
+commits nothing new: the job is already running there. Why not scheduling gates: see
+docs/integrations/kubernetes.md.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.errors import Conflict, Unprocessable
+from app.kubernetes.apiserver import ApiServer, ApiServerError
+from app.kubernetes.mapping import NoJobType, job_type_for
+from app.kubernetes.resources import BadQuantity, pod_requests
+from app.policies.model import ClusterModel
+from app.service.context import ServiceContext
+from app.service.events import read_engine, submit_event
+
+log = logging.getLogger("headroom.kubernetes")
+
+# k8s.io/kube-scheduler/extender/v1 MaxExtenderPriority (10 up to at least v1.32); the
+# scheduler multiplies it by weight * MaxNodeScore / MaxExtenderPriority.
+MAX_EXTENDER_PRIORITY = 10
+
+
+@dataclass
+class Verdict:
+    """What filter answers, and what prioritize scores from."""
+
+    passing: list[str] = field(default_factory=list)
+    failed: dict[str, str] = field(default_factory=dict)
+    unresolvable: dict[str, str] = field(default_factory=dict)
+    chosen: str | None = None  # the server Headroom chose (scored highest)
+
+    def scores(self, nodes: list[str]) -> list[dict[str, Any]]:
+        return [{"Host": n, "Score": MAX_EXTENDER_PRIORITY if n == self.chosen else 0}
+                for n in nodes]
+
+
+@dataclass(frozen=True)
+class PodRef:
+    uid: str
+    namespace: str
+    name: str
+    requests: dict[str, float]
+
+
+def pod_ref(pod: Mapping[str, Any]) -> PodRef:
+    """The pod's identity and requests; a 422 naming the field when they are unreadable."""
+    meta = pod.get("metadata") if isinstance(pod.get("metadata"), dict) else {}
+    uid = meta.get("uid")
+    if not isinstance(uid, str) or not uid or "/" in uid or uid.startswith("."):
+        raise Unprocessable("the pod has no usable metadata.uid (Headroom's job id)",
+                            errors=[{"field": "Pod.metadata.uid", "message": "required"}])
+    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
+    try:
+        requests = pod_requests(spec)
+    except BadQuantity as exc:
+        raise Unprocessable(f"unreadable resource request: {exc}",
+                            errors=[{"field": "Pod.spec", "message": str(exc)}]) from None
+    return PodRef(uid, str(meta.get("namespace") or ""), str(meta.get("name") or ""), requests)
+
+
+def _message(decision: Mapping[str, Any]) -> str:
+    """Headroom's reason and the numbers behind it, in one line. Every node failed for the
+    same reason gets the same text, so kube-scheduler's event counts them as one."""
+    details = ", ".join(f"{k}={v}" for k, v in (decision.get("details") or {}).items())
+    return f"{decision.get('reason')}" + (f" ({details})" if details else "")
+
+
+def _no_type_verdict(nodes: list[str], no_type: NoJobType) -> Verdict:
+    msg = f"headroom: {no_type.reason} {no_type.details}"
+    return Verdict(unresolvable={n: msg for n in nodes})
+
+
+def _split_nodes(model: ClusterModel, nodes: list[str], verdict: Verdict) -> list[str]:
+    """Nodes that are servers of the cluster; the others are unresolvable in ``verdict``."""
+    known = []
+    for n in nodes:
+        if n in model.server_numbers:
+            known.append(n)
+        else:
+            verdict.unresolvable[n] = "headroom: node_not_in_cluster (a node's name must be " \
+                                      "its server id, <pool>-<i>)"
+    return known
+
+
+def _placement_verdict(engine: Any, kind: str, pod: PodRef, nodes: list[str]) -> Verdict:
+    inner = engine.engine
+    model: ClusterModel = inner.model
+    job_type = job_type_for(model, pod.requests)
+    if isinstance(job_type, NoJobType):
+        return _no_type_verdict(nodes, job_type)
+    verdict = Verdict()
+    known = _split_nodes(model, nodes, verdict)
+    if pod.uid in inner.jobs:  # already committed by a bind whose API call failed: keep it
+        decision = {"decision": "placed", "server_id": model.server_ids[inner.jobs[pod.uid][0]],
+                    "reason": "already_placed", "details": {}}
+    else:
+        decision = engine.dry_run({"kind": "arrival", "job_id": pod.uid,
+                                   "job_type": job_type}).to_dict()
+    chosen = decision["server_id"] if decision["decision"] == "placed" else None
+    verdict.chosen = chosen
+    if chosen is None:
+        # DRA's rejection is its admission decision (no preemption on these nodes changes
+        # it); a baseline's means no server has room now, which a departure can change.
+        target = verdict.unresolvable if kind == "dra" else verdict.failed
+        target.update({n: f"headroom: {decision['decision']} {job_type} pod: "
+                          f"{_message(decision)}" for n in known})
+        return verdict
+    demand = model.job_types[model.type_index(job_type)].demand
+    for n in known:
+        s = model.server_numbers[n]
+        fits = model.fits(inner.used[s], demand, model.capacity(s))
+        if n == chosen or (kind != "dra" and fits):
+            verdict.passing.append(n)
+        elif fits:
+            verdict.failed[n] = f"headroom: DRA places this {job_type} pod on {chosen}: " \
+                                f"{_message(decision)}"
+        else:
+            verdict.failed[n] = f"headroom: no room for a {job_type} pod on {n}"
+    return verdict
+
+
+def _queue_verdict(job: Mapping[str, Any], nodes: list[str], model: ClusterModel) -> Verdict:
+    verdict = Verdict()
+    known = _split_nodes(model, nodes, verdict)
+    if job["status"] == "running":
+        verdict.chosen = job["server_id"]
+        for n in known:
+            if n == job["server_id"]:
+                verdict.passing.append(n)
+            else:
+                verdict.failed[n] = f"headroom: started on {job['server_id']}"
+        return verdict
+    if job["status"] == "queued":
+        msg = f"headroom: queued (job type {job['job_type']}, position {job.get('position')}); " \
+              "waits until Headroom starts it"
+    else:
+        msg = "headroom: this pod's job already finished in Headroom"
+    verdict.failed.update({n: msg for n in known})
+    return verdict
+
+
+def _model_and_type(ctx: ServiceContext, cluster_id: str, pod: PodRef
+                    ) -> tuple[ClusterModel, str | NoJobType]:
+    def read(engine: Any, _cluster: Any) -> tuple[ClusterModel, str | NoJobType]:
+        if getattr(engine, "clock", "wall") != "wall":
+            raise Conflict("a queued cluster on the client clock cannot be driven by "
+                           "kube-scheduler (it sends no time); declare it with clock: wall")
+        return engine.engine.model, job_type_for(engine.engine.model, pod.requests)
+    return read_engine(ctx, cluster_id, read)
+
+
+def _queued_job(ctx: ServiceContext, cluster_id: str, pod: PodRef, job_type: str
+                ) -> dict[str, Any]:
+    submit_event(ctx, cluster_id, {"kind": "arrival", "event_id": pod.uid, "job_id": pod.uid,
+                                   "job_type": job_type})
+    return read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(pod.uid))
+
+
+def filter_nodes(ctx: ServiceContext, cluster_id: str, family: str, pod: PodRef,
+                 nodes: list[str]) -> Verdict:
+    if family == "queues":
+        model, job_type = _model_and_type(ctx, cluster_id, pod)
+        if isinstance(job_type, NoJobType):
+            return _no_type_verdict(nodes, job_type)
+        return _queue_verdict(_queued_job(ctx, cluster_id, pod, job_type), nodes, model)
+    return read_engine(ctx, cluster_id, lambda engine, cluster: _placement_verdict(
+        engine, cluster.policy_kind, pod, nodes))
+
+
+def bind_pod(ctx: ServiceContext, cluster_id: str, family: str, args: Mapping[str, Any],
+             api: ApiServer) -> str:
+    """Commit and bind; the ExtenderBindingResult's ``Error`` ("" when bound)."""
+    uid, ns, name, node = args["PodUID"], args["PodNamespace"], args["PodName"], args["Node"]
+    try:
+        if family == "queues":
+            job = read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(uid))
+            if job["status"] != "running":
+                return f"headroom: job {uid} is {job['status']}, not started; not bound"
+            server = job["server_id"]
+        else:
+            pod = pod_ref(api.get_pod(ns, name))
+            if pod.uid != uid:
+                return f"headroom: pod {ns}/{name} now has UID {pod.uid}, not {uid}; not bound"
+            model, job_type = _model_and_type(ctx, cluster_id, pod)
+            if isinstance(job_type, NoJobType):
+                return f"headroom: {job_type.reason} {job_type.details}; not bound"
+            answer = submit_event(ctx, cluster_id, {"kind": "arrival", "event_id": uid,
+                                                    "job_id": uid, "job_type": job_type})
+            if answer["decision"] != "placed":
+                return f"headroom: {_message(answer)}; not bound (event {answer['event_seq']})"
+            server = answer["server_id"]
+        if server != node:
+            # Headroom's committed placement is the truth its accounting holds; the scheduler's
+            # cache follows the pod to the node it is bound to.
+            log.warning("binding to Headroom's server, not the scheduler's node",
+                        extra={"cluster_id": cluster_id, "pod_uid": uid, "node": node,
+                               "server_id": server})
+        api.bind(ns, name, uid, server)
+    except ApiServerError as exc:
+        return f"headroom: API server: {exc}"
+    return ""

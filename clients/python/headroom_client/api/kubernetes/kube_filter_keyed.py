@@ -1,0 +1,239 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.extender_args import ExtenderArgs
+from ...models.extender_filter_result import ExtenderFilterResult
+from ...models.problem import Problem
+from ...types import Response
+
+
+def _get_kwargs(
+    api_key: str,
+    cluster_id: str,
+    *,
+    body: ExtenderArgs,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/kubernetes/{api_key}/clusters/{cluster_id}/extender/filter".format(
+            api_key=quote(str(api_key), safe=""),
+            cluster_id=quote(str(cluster_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ExtenderFilterResult | Problem | None:
+    if response.status_code == 200:
+        response_200 = ExtenderFilterResult.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[ExtenderFilterResult | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    api_key: str,
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: ExtenderArgs,
+) -> Response[ExtenderFilterResult | Problem]:
+    """kube-scheduler extender filter: the nodes Headroom would use (what-if)
+
+    Args:
+        api_key (str): An API key, for clients that cannot send headers.
+        cluster_id (str):
+        body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
+            ``Nodes``, or
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ExtenderFilterResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        api_key=api_key,
+        cluster_id=cluster_id,
+        body=body,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    api_key: str,
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: ExtenderArgs,
+) -> ExtenderFilterResult | Problem | None:
+    """kube-scheduler extender filter: the nodes Headroom would use (what-if)
+
+    Args:
+        api_key (str): An API key, for clients that cannot send headers.
+        cluster_id (str):
+        body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
+            ``Nodes``, or
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ExtenderFilterResult | Problem
+    """
+
+    return sync_detailed(
+        api_key=api_key,
+        cluster_id=cluster_id,
+        client=client,
+        body=body,
+    ).parsed
+
+
+async def asyncio_detailed(
+    api_key: str,
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: ExtenderArgs,
+) -> Response[ExtenderFilterResult | Problem]:
+    """kube-scheduler extender filter: the nodes Headroom would use (what-if)
+
+    Args:
+        api_key (str): An API key, for clients that cannot send headers.
+        cluster_id (str):
+        body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
+            ``Nodes``, or
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[ExtenderFilterResult | Problem]
+    """
+
+    kwargs = _get_kwargs(
+        api_key=api_key,
+        cluster_id=cluster_id,
+        body=body,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    api_key: str,
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: ExtenderArgs,
+) -> ExtenderFilterResult | Problem | None:
+    """kube-scheduler extender filter: the nodes Headroom would use (what-if)
+
+    Args:
+        api_key (str): An API key, for clients that cannot send headers.
+        cluster_id (str):
+        body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
+            ``Nodes``, or
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        ExtenderFilterResult | Problem
+    """
+
+    return (
+        await asyncio_detailed(
+            api_key=api_key,
+            cluster_id=cluster_id,
+            client=client,
+            body=body,
+        )
+    ).parsed

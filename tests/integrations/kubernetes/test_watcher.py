@@ -1,0 +1,128 @@
+"""The pod watcher, driven by a fake watch stream, posting to the real app (in process)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.kubernetes import watcher
+from app.kubernetes.watcher import Watcher, departure_of
+from tests.conftest import admin_client
+from tests.helpers import cluster_spec
+from tests.integrations.kubernetes.fakes import fixture
+
+SCHED = "headroom-scheduler"
+
+
+def _pod(uid: str, phase: str = "Running", scheduler: str = SCHED) -> dict[str, Any]:
+    pod = copy.deepcopy(fixture("Pod.etl-small.json"))
+    pod["metadata"]["uid"] = uid
+    pod["metadata"]["name"] = f"pod-{uid}"
+    pod["spec"]["schedulerName"] = scheduler
+    pod["spec"]["nodeName"] = "rack-0"
+    pod["status"]["phase"] = phase
+    return pod
+
+
+def test_which_events_are_departures():
+    assert departure_of({"type": "DELETED", "object": _pod("a")}, SCHED).why == "deleted"
+    assert departure_of({"type": "MODIFIED", "object": _pod("a", "Succeeded")}, SCHED).why \
+        == "succeeded"
+    assert departure_of({"type": "ADDED", "object": _pod("a", "Failed")}, SCHED).why == "failed"
+    assert departure_of({"type": "MODIFIED", "object": _pod("a")}, SCHED) is None
+    assert departure_of({"type": "DELETED", "object": _pod("a", scheduler="default")},
+                        SCHED) is None
+    assert departure_of({"type": "BOOKMARK", "object": {"metadata": {}}}, SCHED) is None
+    assert departure_of({"type": "ERROR", "object": None}, SCHED) is None
+
+
+@pytest.fixture
+def client(app) -> TestClient:
+    with admin_client(app) as c:
+        yield c
+
+
+def _arrive(c: TestClient, cid: str, uid: str) -> dict[str, Any]:
+    r = c.post(f"/v1/clusters/{cid}/arrivals",
+               json={"event_id": uid, "job_id": uid, "job_type": "large"})
+    assert r.status_code in (200, 202), r.text
+    return r.json()
+
+
+def test_departures_are_posted_once_each_and_unknown_pods_skipped(client):
+    cid = client.post("/v1/clusters", json=cluster_spec()).json()["id"]
+    for uid in ("a", "b"):
+        assert _arrive(client, cid, uid)["decision"] == "placed"
+    w = Watcher(client, cid, SCHED)
+    w.handle([
+        {"type": "MODIFIED", "object": _pod("a")},               # running: nothing
+        {"type": "MODIFIED", "object": _pod("a", "Succeeded")},  # departs
+        {"type": "DELETED", "object": _pod("a", "Succeeded")},   # the same departure again
+        {"type": "DELETED", "object": _pod("never-placed")},     # 404: skipped
+        {"type": "DELETED", "object": _pod("b", scheduler="default-scheduler")},  # not ours
+    ])
+    assert w.posted == 2
+    events = client.get(f"/v1/clusters/{cid}/events").json()["items"]
+    assert [(e["kind"], e["event_id"]) for e in events] == [
+        ("arrival", "a"), ("arrival", "b"), ("departure", "depart-a")]
+    assert client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 1
+
+
+def test_a_pod_deleted_while_queued_departs_once_headroom_started_it(client, monkeypatch):
+    monkeypatch.setattr(watcher.time, "sleep", lambda _s: None)
+    cid = client.post("/v1/clusters", json=cluster_spec(
+        servers=1, policy={"kind": "first_fit_queue"})).json()["id"]
+    assert _arrive(client, cid, "running")["decision"] == "started"
+    assert _arrive(client, cid, "waiting")["decision"] == "queued"
+    w = Watcher(client, cid, SCHED)
+    w.handle([{"type": "DELETED", "object": _pod("waiting")}])
+    assert set(w.deferred) == {"waiting"}  # a queued job cannot leave yet
+    w.handle([{"type": "DELETED", "object": _pod("running")}])  # starts "waiting"
+    assert set(w.deferred) == {"waiting"}
+    w.handle([{"type": "RESTARTED", "object": None}])  # the next chance: it departs now
+    assert w.deferred == {}
+    job = client.get(f"/v1/clusters/{cid}/jobs/waiting").json()
+    assert job["status"] == "finished"
+
+
+def test_main_needs_a_key(monkeypatch, capsys):
+    monkeypatch.delenv("HEADROOM_API_KEY", raising=False)
+    assert watcher.main(["--url", "http://x", "--cluster", "c"]) == 2
+    assert "HEADROOM_API_KEY" in capsys.readouterr().err
+
+
+def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypatch):
+    """The API-server side of the watcher, with the client's Watch replaced by a fake one: pods
+    come out as the API server's JSON, and an expired watch (410) lists again."""
+    import itertools
+
+    from kubernetes.client import V1ObjectMeta, V1Pod, V1PodSpec, V1PodStatus
+    from kubernetes.client.exceptions import ApiException
+
+    from tests.integrations.kubernetes.fakes import FakeApiServer
+
+    calls: list[dict[str, Any]] = []
+
+    class FakeWatch:
+        def stream(self, func, **kwargs):
+            calls.append({"func": func.__name__, **kwargs})
+            yield {"type": "DELETED", "object": V1Pod(
+                metadata=V1ObjectMeta(name="p", namespace="batch", uid="u1"),
+                spec=V1PodSpec(containers=[], scheduler_name=SCHED, node_name="rack-0"),
+                status=V1PodStatus(phase="Running"))}
+            raise ApiException(status=410, reason="Gone")
+
+    monkeypatch.setattr(watcher.time, "sleep", lambda _s: None)
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    with FakeApiServer() as fake:
+        monkeypatch.setenv("KUBECONFIG", str(fake.kubeconfig(tmp_path / "config")))
+        events = list(itertools.islice(watcher.pod_events("batch", FakeWatch), 3))
+    assert [e["type"] for e in events] == ["DELETED", "RESTARTED", "DELETED"]
+    pod = events[0]["object"]
+    assert pod["metadata"]["uid"] == "u1" and pod["spec"]["schedulerName"] == SCHED
+    assert departure_of(events[0], SCHED).uid == "u1"
+    assert calls[0] == {"func": "list_namespaced_pod", "namespace": "batch",
+                        "timeout_seconds": 300}

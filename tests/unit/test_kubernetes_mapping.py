@@ -1,0 +1,88 @@
+"""Kubernetes quantities, a pod's effective requests, and the pod -> job type map."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.kubernetes.mapping import NoJobType, job_type_for
+from app.kubernetes.resources import BadQuantity, cores_of, parse_quantity, pod_requests
+from app.policies.model import ClusterModel, JobType, ServerPool
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1", 1), ("500m", Decimal("0.5")), ("1.5", Decimal("1.5")), ("2Gi", 2 * 2**30),
+    ("128Mi", 128 * 2**20), ("1k", 1000), ("1e3", 1000), ("0.25E2", 25), ("100n",
+                                                                         Decimal("1e-7")),
+    (".5", Decimal("0.5")), (3, 3), ("4M", 4_000_000)])
+def test_quantities(text, value):
+    assert parse_quantity(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "lots", "1.2.3", "-1", "1Ki5", "1 Gi", None, True, [1],
+                                  "1e999999999999"])
+def test_bad_quantities(text):
+    with pytest.raises(BadQuantity):
+        parse_quantity(text)
+
+
+def test_effective_requests_sum_containers_take_max_init_and_add_overhead():
+    spec = {"containers": [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}},
+                           {"resources": {"limits": {"cpu": "1", "nvidia.com/gpu": "1"}}}],
+            "initContainers": [{"resources": {"requests": {"cpu": "2", "memory": "512Mi"}}}],
+            "overhead": {"memory": "1Gi"}}
+    assert pod_requests(spec) == {"cpu": 2.0, "memory": 2.0, "nvidia.com/gpu": 1.0}
+    assert pod_requests({}) == {}
+
+
+def test_cores_are_rounded_up_per_deployment_not_per_pod():
+    assert cores_of({"cpu": 0.5}, 3) == 2
+    assert cores_of({"cpu": 0.1}, 10) == 1  # no float drift past a whole core
+    assert cores_of({}, 5) == 0
+
+
+def _model(types: list[tuple[float, float]]) -> ClusterModel:
+    return ClusterModel(("cpu", "nvidia.com:gpu"), (ServerPool("n", 2, (64.0, 8.0)),),
+                        tuple(JobType(f"t{i}", d, 1.0) for i, d in enumerate(types)))
+
+
+def test_dimension_names_stand_for_resource_names_and_unknown_resources_are_refused():
+    model = _model([(4, 0), (4, 1), (32, 8)])
+    assert job_type_for(model, {"cpu": 3}) == "t0"
+    assert job_type_for(model, {"cpu": 3, "nvidia.com/gpu": 1}) == "t1"
+    refused = job_type_for(model, {"cpu": 1, "memory": 4})
+    assert isinstance(refused, NoJobType) and refused.reason == "resource_not_modelled"
+    assert refused.details["unknown_resources"] == ["memory"]
+    too_big = job_type_for(model, {"cpu": 33})
+    assert isinstance(too_big, NoJobType) and too_big.reason == "no_job_type_covers_requests"
+
+
+demands = st.tuples(st.integers(0, 64).map(float), st.integers(0, 8).map(float))
+
+
+@given(types=st.lists(demands, min_size=1, max_size=6), cpu=st.integers(0, 70),
+       gpu=st.integers(0, 9))
+def test_the_chosen_type_covers_the_pod_and_no_smaller_type_does(types, cpu, gpu):
+    model = _model(types)
+    chosen = job_type_for(model, {"cpu": float(cpu), "nvidia.com/gpu": float(gpu)})
+    covering = [i for i, (c, g) in enumerate(types) if c >= cpu and g >= gpu]
+    if not covering:
+        assert isinstance(chosen, NoJobType)
+        return
+    size = [c / 64 + g / 8 for c, g in types]
+    i = int(chosen[1:])
+    assert i in covering
+    assert size[i] == min(size[j] for j in covering)
+    assert i == min(j for j in covering if size[j] == size[i])  # ties: declaration order
+
+
+@pytest.mark.parametrize("spec", ["x", {"containers": "x"}, {"containers": ["x"]},
+                                  {"containers": [{"resources": []}]},
+                                  {"containers": [{"resources": {"requests": "1"}}]},
+                                  {"initContainers": {}}, {"overhead": [1]}])
+def test_a_spec_of_another_shape_is_a_bad_quantity_naming_the_field(spec):
+    with pytest.raises(BadQuantity, match="is not"):
+        pod_requests(spec)
