@@ -133,6 +133,9 @@ def test_the_closed_loop_state_survives_a_restart(client, app):
         assert r["details"]["threshold"] == pytest.approx(6.0)
 
 
-# What "sensible" means per capacity for a burst of 1%-of-capacity deployments with the
-# population prior: filled in from the derived ρ (docs/moments.md, "SLA-derived thresholds").
-SENSIBLE_SECOND_MOMENT = {500: 0.05, 2000: 0.05, 100_000: 0.05}
+# The least share of the cores a burst of 1%-of-capacity deployments (population prior, an
+# hour apart) must fill under the derived ρ. Measured when written: 9% at 500 cores (ρ 0.56),
+# 15% at 2,000 (ρ 0.112, the 4.8% was 4-core deployments), 99% at 100,000. The
+# steady state of the §2.1 model fills more (docs/moments.md: 40% at 500 cores): a burst of
+# newcomers, all with the wide population prior, is the worst case for a variance rule.
+SENSIBLE_SECOND_MOMENT = {500: 0.05, 2000: 0.10, 100_000: 0.5}

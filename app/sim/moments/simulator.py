@@ -68,11 +68,14 @@ def simulate(
     engine: MomentEngine | None = None,
     growth: float = 1.0,
     measure_from: float = 0.0,
+    parameters: tuple[float, float, float] | None = None,
 ) -> dict[str, Any]:
     """One life of the model. `growth` multiplies every deployment's true scale-out rate while
     the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
     priors say" (priors mis-specified). `measure_from` (years): the failures counted from then
-    on are reported apart (`late`), to see a closed loop after it had time to learn."""
+    on are reported apart (`late`), to see a closed loop after it had time to learn.
+    `parameters` (λ, μ, σ): every deployment has these true rates instead of Table 1 draws —
+    a population without Table 1's heavy tails, where failures come from aggregate load."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
@@ -111,7 +114,7 @@ def simulate(
         last_t = t
         if kind == ARRIVE:
             push(t + arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
-            lam, mu, sig = draw_parameters(arrival_rng)
+            lam, mu, sig = parameters or draw_parameters(arrival_rng)
             c0 = 1 + int(arrival_rng.poisson(sig))
             prior = pseudo_observations(obs_rng, lam, mu, sig, observations)
             i = arrivals
