@@ -76,7 +76,8 @@ def test_zeroth_moment_with_only_sla_admits_up_to_its_derived_t(client):
 def test_an_explicit_threshold_or_a_calibration_is_an_expert_override(client):
     c = create(client, 2000, "second_moment", threshold=0.112).json()
     assert c["policy"]["threshold"] == 0.112
-    assert c["policy"]["derivation"] == {"source": "declared", "bounds": [0.00112, 0.112]}
+    assert c["policy"]["derivation"] == {"source": "declared",
+                                         "bounds": [pytest.approx(0.00112), 0.112]}
     calibrated = {"source": "calibration", "bounds": [0.005, 0.5], "runs": 6,
                   "confidence": 0.9, "sla": 1e-4, "failure_rate": 0.0, "utilization": 0.4,
                   "scale": {"capacity": 500, "years": 3.0, "arrival_rate": 0.025,

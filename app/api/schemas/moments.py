@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
@@ -38,6 +38,11 @@ class ThresholdDerivation(StrictModel):
     table_sla: float | None = Field(None, gt=0, lt=1)
     anchors: list[dict[str, Any]] | None = Field(None, max_length=16)
     scale: dict[str, Any] | None = Field(None, description="The simulated cluster.")
+
+    @model_serializer(mode="wrap")
+    def _without_nulls(self, handler: Any) -> dict[str, Any]:
+        """Stored and shown with only what the derivation states."""
+        return {k: v for k, v in handler(self).items() if v is not None}
 
 
 class MomentPolicy(StrictModel):
