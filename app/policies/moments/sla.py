@@ -43,6 +43,7 @@ CALIBRATED: dict[str, tuple[tuple[int, float, int, float | None, float | None], 
     "first_moment": ((500, 93.75 / 500, 6, 0.82, 0.0),
                      (20000, 14223 / 20000, 500, None, None)),
     "second_moment": ((500, 0.5623413251903491, 6, 0.98, 0.0),
+                      (2000, 0.1, 3, 0.998, 0.0),
                       (20000, 0.112, 500, None, 7.9e-5)),
 }
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
