@@ -106,6 +106,10 @@ from .scale_out_out_decision import ScaleOutOutDecision
 from .server_pool_in import ServerPoolIn
 from .server_pool_in_capacity import ServerPoolInCapacity
 from .started_job import StartedJob
+from .threshold_derivation import ThresholdDerivation
+from .threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
+from .threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0
+from .threshold_derivation_source import ThresholdDerivationSource
 from .tick_in import TickIn
 from .tick_out import TickOut
 from .tick_out_decision import TickOutDecision
@@ -217,6 +221,10 @@ __all__ = (
     "ServerPoolIn",
     "ServerPoolInCapacity",
     "StartedJob",
+    "ThresholdDerivation",
+    "ThresholdDerivationAnchorsType0Item",
+    "ThresholdDerivationScaleType0",
+    "ThresholdDerivationSource",
     "TickIn",
     "TickOut",
     "TickOutDecision",
