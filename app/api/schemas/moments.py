@@ -4,24 +4,61 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
+from app.policies.moments.sla import declared_threshold
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
                                description="Event time in hours; never decreases per cluster.")]
 
 
+Threshold = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
+
+
+class ThresholdDerivation(StrictModel):
+    """Where a threshold came from. The service fills it in when the declaration gives no
+    threshold; `headroom calibrate moment --json` prints one (inside its `policy`) that can be
+    declared with the threshold it derived. Decisions use only `bounds`."""
+
+    source: Literal["table", "calibration", "declared"]
+    bounds: list[Threshold] = Field(
+        min_length=2, max_length=2,
+        description="[tightest, loosest] threshold the closed loop may move to; the "
+                    "threshold must lie within.")
+    runs: int | None = Field(None, ge=1, le=10_000_000,
+                             description="Seeded runs of the §2.1 model behind it.")
+    confidence: float | None = Field(None, ge=0, le=1, description=(
+        "Confidence that the failure rate stays within the SLA, where the runs give one."))
+    sla: float | None = Field(None, gt=0, lt=1, description="The τ it was calibrated for.")
+    failure_rate: float | None = Field(None, ge=0, le=1)
+    utilization: float | None = Field(None, ge=0, le=1.5)
+    table_sla: float | None = Field(None, gt=0, lt=1)
+    anchors: list[dict[str, Any]] | None = Field(None, max_length=16)
+    scale: dict[str, Any] | None = Field(None, description="The simulated cluster.")
+
+    @model_serializer(mode="wrap")
+    def _without_nulls(self, handler: Any) -> dict[str, Any]:
+        """Stored and shown with only what the derivation states."""
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
 class MomentPolicy(StrictModel):
     kind: Literal["threshold", "first_moment", "second_moment"]
-    threshold: float | None = Field(
-        None, gt=0, le=1e9, allow_inf_nan=False,
+    threshold: Threshold | None = Field(
+        None,
         description="threshold / first_moment: t in cores; second_moment: the overflow bound "
-                    "ρ (default: the paper's Table 2 values; calibrate with `headroom "
-                    "calibrate moment`).")
+                    "ρ. Default: derived from the cluster's capacity and SLA by calibrations "
+                    "of the §2.1 model (see `derivation`); give one as an expert override, "
+                    "e.g. from `headroom calibrate moment`.")
     marginal: bool = Field(True, description="The marginal heuristic of §6.1.")
+    closed_loop: bool = Field(
+        True, description="Tighten the threshold when the realized scale-out failure rate "
+                          "is above the SLA with 95% confidence, loosen it (within "
+                          "derivation.bounds) when far below; false keeps it fixed (the paper).")
+    derivation: ThresholdDerivation | None = None
 
 
 class MomentClusterCreate(StrictModel):
@@ -32,8 +69,20 @@ class MomentClusterCreate(StrictModel):
     name: Name
     capacity_cores: Cores
     sla: float = Field(0.0001, gt=0, lt=1, allow_inf_nan=False,
-                       description="Target scale-out failure rate τ (reported against).")
+                       description="Target scale-out failure rate τ: sets the derived threshold "
+                                   "and the closed loop's target.")
     policy: MomentPolicy
+
+    @model_validator(mode="after")
+    def _derive_threshold(self) -> MomentClusterCreate:
+        """Fill in the threshold the SLA implies (stored with the cluster, so a later change of
+        the table never changes an existing cluster's decisions), or check a declared one."""
+        p = self.policy
+        threshold, derivation = declared_threshold(
+            p.kind, self.capacity_cores, self.sla, p.threshold,
+            None if p.derivation is None else p.derivation.model_dump(exclude_none=True))
+        p.threshold, p.derivation = threshold, ThresholdDerivation(**derivation)
+        return self
 
 
 # Shape and rate share one range: where every moment formula stays finite (the reason is

@@ -28,6 +28,7 @@ from app.policies.moments.priors import (
     posterior,
     resolve_prior,
 )
+from app.policies.moments.sla import SlaLoop
 
 RESUM_EVERY = 4096
 CATEGORY_WINDOW = 200  # most recent members of a category used for its prior
@@ -55,6 +56,7 @@ class MomentEngine:
         delta: float = POPULATION_DELTA,
         nu: float = POPULATION_NU,
         refresh_per_admit: int = 4,
+        loop: SlaLoop | None = None,
     ) -> None:
         if policy not in policies.POLICIES:
             raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
@@ -69,6 +71,7 @@ class MomentEngine:
             threshold = d if policy == "second_moment" else d * capacity
         self.threshold = float(threshold)
         self.marginal = marginal
+        self.loop = loop  # closed-loop control of `threshold` on realized failures (sla.py)
         self.grid = grid or Grid()
         self.population = population or Prior()
         self.delta = delta
@@ -284,6 +287,8 @@ class MomentEngine:
             self.active += cores
         else:
             self.denied += 1
+        if self.loop is not None:
+            self.threshold = self.loop.observe(granted, self.threshold)
         self._mark(d)
         return {"decision": "granted" if granted else "denied", "active_cores": self.active, "sla_failure_rate": self.sla_failure_rate}
 
@@ -359,6 +364,7 @@ class MomentEngine:
             "policy": self.policy,
             "threshold": self.threshold,
             "marginal": self.marginal,
+            "closed_loop": None if self.loop is None else self.loop.describe(),
             "capacity": self.capacity,
             "now": self.now,
             "active_cores": self.active,
@@ -410,6 +416,7 @@ class MomentEngine:
                 "nu": self.nu,
                 "refresh_per_admit": self.refresh_per_admit,
             },
+            "loop": None if self.loop is None else self.loop.to_dict(),
             "now": self.now,
             "active": self.active,
             "counters": [self.requests, self.denied, self.admitted, self.rejected, self._updates],
@@ -433,6 +440,7 @@ class MomentEngine:
         eng = cls(
             c["capacity"], c["policy"], c["threshold"], c["marginal"], Grid(tuple(c["horizons"]), c["steps"]),
             Prior.from_dict(c["population"]), c["delta"], c["nu"], c["refresh_per_admit"],
+            None if state.get("loop") is None else SlaLoop.from_dict(state["loop"]),
         )
         eng.now = state["now"]
         eng.active = state["active"]

@@ -10,6 +10,7 @@ from typing import Any, Self
 from app.policies.errors import NoDryRun
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.policies import POLICIES
+from app.policies.moments.sla import loop_for
 from app.policies.protocol import Answer, Event, FamilyEngine, Spec
 
 
@@ -17,20 +18,23 @@ class MomentFamily(FamilyEngine[MomentEngine]):
     kinds = POLICIES
     event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown"})
 
-    def __init__(self, engine: MomentEngine, sla: float | None):
+    def __init__(self, engine: MomentEngine, spec: Spec):
         super().__init__(engine)
-        self.sla = sla  # the promise the state view reports against; decisions do not use it
+        self.sla = spec.get("sla")  # the promise: the closed loop's target, and the view's
+        self.derivation = spec["policy"].get("derivation")
 
     @classmethod
     def build(cls, spec: Spec) -> Self:
         policy = spec["policy"]
-        return cls(MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
-                                threshold=policy.get("threshold"),
-                                marginal=policy.get("marginal", True)), spec.get("sla"))
+        engine = MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
+                              threshold=policy.get("threshold"),
+                              marginal=policy.get("marginal", True))
+        engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
+        return cls(engine, spec)
 
     @classmethod
     def from_state(cls, spec: Spec, state: Mapping[str, Any]) -> Self:
-        return cls(MomentEngine.from_state(dict(state)), spec.get("sla"))
+        return cls(MomentEngine.from_state(dict(state)), spec)
 
     def apply(self, event: Event, dry_run: bool = False) -> Answer:
         kind, engine = event["kind"], self.engine
@@ -54,6 +58,7 @@ class MomentFamily(FamilyEngine[MomentEngine]):
     def describe(self) -> dict[str, Any]:
         out = self.engine.describe()
         out["sla"] = self.sla
+        out["threshold_derivation"] = self.derivation
         out["meets_sla"] = None if self.sla is None else out["sla_failure_rate"] <= self.sla
         return out
 

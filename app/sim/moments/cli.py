@@ -8,12 +8,15 @@ import json
 import sys
 import textwrap
 
+from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.policies import POLICIES
 from app.sim.cliargs import add_reproduction
 
 
 HOW_TO_READ = (
-    "threshold: t in cores (threshold, first_moment) or the overflow bound ρ (second_moment); "
+    "threshold: t in cores (threshold, first_moment) or the overflow bound ρ (second_moment), "
+    "as the service derives it from the capacity and --sla (or as given by --threshold), and "
+    "where the closed loop left it at the end; "
     "util: mean share of the cores in use; fail rate: share of scale-outs denied for lack of "
     "cores, to compare with the SLA τ (e.g. 1e-4). A policy is better when it reaches "
     "a higher util at a fail rate within the SLA; `headroom calibrate moment` finds the "
@@ -28,13 +31,29 @@ def _policies(spec: str) -> list[str]:
     return out
 
 
-def _scale_args(p: argparse.ArgumentParser, capacity: int, years: float, rate: float) -> None:
+def _scale_args(p: argparse.ArgumentParser, capacity: int, years: float) -> None:
     p.add_argument("--capacity", type=int, default=capacity, help="cores in the cluster (paper: 20000)")
     p.add_argument("--years", type=float, default=years, help="simulated years (paper: 3)")
-    p.add_argument("--arrival-rate", type=float, default=rate, help="deployments per hour (paper: 1)")
+    p.add_argument("--arrival-rate", type=float, default=None,
+                   help="deployments per hour (default: capacity / 20000, the paper's load)")
     p.add_argument("--observations", type=int, default=0, help="prior observations per process (§6)")
     p.add_argument("--seed", type=int, default=0, help="seeds the generative model")
-    p.add_argument("--steps", type=int, default=100, help="steps per look-ahead horizon (paper: 600)")
+    p.add_argument("--steps", type=int, default=DEFAULT_STEPS,
+                   help="steps per look-ahead horizon (paper and service: 600; t and ρ mean "
+                        "what they mean only on the grid they were calibrated on)")
+    p.add_argument("--sla", type=float, default=1e-4,
+                   help="τ, the share of scale-outs allowed to fail (the service's default)")
+
+
+def _check_scale(args: argparse.Namespace, command: str) -> None:
+    from app.sim.moments.derive import default_arrival_rate
+
+    if args.arrival_rate is None and args.capacity > 0:
+        args.arrival_rate = default_arrival_rate(args.capacity)
+    if args.capacity <= 0 or args.years <= 0 or args.arrival_rate <= 0 or args.steps < 1:
+        raise SystemExit(f"{command}: capacity, years, arrival rate and steps must be positive")
+    if not 0 < args.sla < 1:
+        raise SystemExit(f"{command}: need 0 < --sla < 1")
 
 
 def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -42,28 +61,43 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
         "moment", help="moment-based admission (zeroth/first/second moment) on the paper's model",
         description="Simulate the §2.1 model with Table 1 priors under each policy.")
     p.add_argument("--policies", default=",".join(POLICIES), help="comma list of policies")
-    _scale_args(p, 2000, 1.0, 0.1)
+    _scale_args(p, 2000, 1.0)
     p.add_argument("--threshold", action="append", default=[], metavar="POLICY=VALUE",
-                   help="t in cores (threshold, first_moment) or ρ (second_moment); "
-                        "default: Table 2 values scaled to the capacity")
+                   help="t in cores (threshold, first_moment) or ρ (second_moment); default: "
+                        "what the service derives from --capacity and --sla (calibrations of "
+                        "this model, see docs/moments.md), not the paper's values")
+    p.add_argument("--open-loop", action="store_true",
+                   help="keep the threshold fixed (the paper); default: the service's closed "
+                        "loop on the realized failure rate")
+    p.add_argument("--growth", type=float, default=1.0,
+                   help="true scale-out rate ÷ the priors' (2: deployments grow twice as fast "
+                        "as the engine believes)")
     p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_simulate)
     return p
 
 
 def run_simulate(args: argparse.Namespace) -> int:
+    from app.sim.moments.derive import service_engine
     from app.sim.moments.simulator import simulate
 
     thresholds: dict[str, float] = {}
     for item in args.threshold:
         name, _, value = item.partition("=")
         thresholds[name] = float(value)
-    if args.capacity <= 0 or args.years <= 0 or args.arrival_rate <= 0 or args.steps < 1:
-        raise SystemExit("headroom simulate moment: capacity, years, arrival rate and steps must be positive")
+    _check_scale(args, "headroom simulate moment")
+    if args.growth <= 0:
+        raise SystemExit("headroom simulate moment: --growth must be positive")
+    try:
+        engines = {p: service_engine(p, args.capacity, args.sla, thresholds.get(p),
+                                     closed_loop=not args.open_loop, steps=args.steps)
+                   for p in _policies(args.policies)}
+    except ValueError as exc:
+        raise SystemExit(f"headroom simulate moment: {exc}") from exc
     results = [
         simulate(p, args.capacity, args.years, args.arrival_rate, args.observations, args.seed,
-                 threshold=thresholds.get(p), steps=args.steps)
-        for p in _policies(args.policies)
+                 steps=args.steps, engine=eng, growth=args.growth)
+        for p, eng in engines.items()
     ]
     if args.json:
         json.dump({"results": results}, sys.stdout, indent=2)
@@ -72,7 +106,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(textwrap.fill(
             f"Moment-based admission (Dierks, Kash & Seuken): {args.capacity} cores, "
             f"deployments arriving {args.arrival_rate:g} per hour for {args.years:g} years "
-            f"with Table 1 priors (§2.1 model), {args.observations} prior observations each; "
+            f"with Table 1 priors (§2.1 model; true scale-out rate ×{args.growth:g}), "
+            f"{args.observations} prior observations each; SLA τ = {args.sla:g}, "
+            f"{'open' if args.open_loop else 'closed'} loop; "
             f"policies {', '.join(r['policy'] for r in results)}, seed {args.seed}.", 92)
             + "\n")
         print(f"{'policy':<15}{'threshold':>11}{'util':>8}{'fail rate':>11}{'admitted':>10}{'rejected':>10}")
@@ -88,12 +124,13 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
     which = cal.add_subparsers(dest="calibrate_target", required=True)
     p = which.add_parser(
         "moment", help="binary-search t or ρ so the scale-out failure rate meets the SLA",
-        description="Scaled-down §5.2 calibration; reports the confidence that the SLA holds.")
+        description="§5.2's calibration for one cluster, open loop, on the service's grid; "
+                    "reports the confidence that the SLA holds and prints the policy object "
+                    "to declare the cluster with (POST /v1/clusters).")
     p.add_argument("--policy", choices=POLICIES, required=True, help="the policy to tune")
-    p.add_argument("--sla", type=float, default=1e-4, help="τ, fraction of scale-outs allowed to fail")
-    _scale_args(p, 1000, 1.0, 0.05)
-    p.set_defaults(steps=60)
+    _scale_args(p, 1000, 3.0)
     p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
+    p.set_defaults(seed=1000)
     p.add_argument("--iterations", type=int, default=8, help="binary-search steps")
     p.add_argument("--workers", type=int, default=1, help="processes for the seeded runs")
     p.add_argument("--json", action="store_true", help="JSON on stdout")
@@ -102,20 +139,28 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from app.sim.moments.calibrate import calibrate
+    from app.sim.moments.derive import derive
 
-    if not 0 < args.sla < 1 or args.runs < 1 or args.iterations < 1:
-        raise SystemExit("headroom calibrate moment: need 0 < --sla < 1, --runs >= 1, --iterations >= 1")
-    res = calibrate(args.policy, args.sla, args.capacity, args.years, args.arrival_rate, args.observations,
-                    args.runs, args.iterations, args.seed, args.steps,
-                    progress=None if args.json else (lambda m: print(m, file=sys.stderr)), workers=args.workers)
+    _check_scale(args, "headroom calibrate moment")
+    if args.runs < 1 or args.iterations < 1:
+        raise SystemExit("headroom calibrate moment: need --runs >= 1, --iterations >= 1")
+    res = derive(args.policy, args.sla, args.capacity, args.arrival_rate, args.years, args.runs,
+                 args.iterations, args.seed, args.steps, args.workers, args.observations,
+                 progress=None if args.json else (lambda m: print(m, file=sys.stderr)))
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()
+        return 0
+    print(f"{res['policy'] and res['policy']['kind'] or args.policy}: threshold "
+          f"{res['threshold']:.5g}, failure rate {res['failure_rate']:.3g} (SLA {res['sla']:g}), "
+          f"utilization {res['utilization']:.1%}, confidence SLA holds {res['confidence']:.2f} "
+          f"over {res['runs']} runs")
+    if res["policy"] is None:
+        print("no candidate met the SLA: nothing safe to declare at this capacity and load")
     else:
-        print(f"{res['policy']}: threshold {res['threshold']:.5g}, failure rate {res['failure_rate']:.3g} "
-              f"(SLA {res['sla']:g}), utilization {res['utilization']:.1%}, "
-              f"confidence SLA holds {res['confidence']:.2f} over {res['runs']} runs")
+        print("declare the cluster with (POST /v1/clusters, with the same capacity_cores and sla):")
+        print(json.dumps({"capacity_cores": args.capacity, "sla": args.sla,
+                          "policy": res["policy"]}))
     return 0
 
 

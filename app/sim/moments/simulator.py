@@ -8,6 +8,7 @@ Each draws λ, μ, σ from the Table 1 Gamma priors and:
     not free (an SLA failure, counted by the engine),
   * loses each core after an Exp(μ) lifetime and dies at zero cores,
   * shuts down entirely after an Exp(Δμ) maximum lifetime.
+With `growth` ≠ 1 the true scale-out rate is growth·λμ^ν while the engine's beliefs keep Table 1.
 Rejected deployments simply go elsewhere (§2.1 fn. 3). With `observations = k > 0` the engine
 receives, with each arrival, k draws from each of its true processes as pseudo-observations (§6).
 All randomness comes from numpy Generators spawned from SeedSequence(seed).
@@ -65,7 +66,16 @@ def simulate(
     horizons: tuple[float, ...] = DEFAULT_HORIZONS,
     marginal: bool = True,
     engine: MomentEngine | None = None,
+    growth: float = 1.0,
+    measure_from: float = 0.0,
+    parameters: tuple[float, float, float] | None = None,
 ) -> dict[str, Any]:
+    """One life of the model. `growth` multiplies every deployment's true scale-out rate while
+    the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
+    priors say" (priors mis-specified). `measure_from` (years): the failures counted from then
+    on are reported apart (`late`), to see a closed loop after it had time to learn.
+    `parameters` (λ, μ, σ): every deployment has these true rates instead of Table 1 draws —
+    a population without Table 1's heavy tails, where failures come from aggregate load."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
@@ -94,13 +104,17 @@ def simulate(
             push(t + rng.exponential(1.0 / (cores[i] * params[i][1])), CORE_DEATH, i)
 
     push(arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
+    late_from = measure_from * HOURS_PER_YEAR
+    before: tuple[int, int] | None = None  # (requests, denied) when measuring started
     while heap:
         t, s, kind, i = heapq.heappop(heap)
+        if before is None and t >= late_from:
+            before = (eng.requests, eng.denied)
         core_hours += active * (t - last_t)
         last_t = t
         if kind == ARRIVE:
             push(t + arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
-            lam, mu, sig = draw_parameters(arrival_rng)
+            lam, mu, sig = parameters or draw_parameters(arrival_rng)
             c0 = 1 + int(arrival_rng.poisson(sig))
             prior = pseudo_observations(obs_rng, lam, mu, sig, observations)
             i = arrivals
@@ -109,7 +123,7 @@ def simulate(
                 params[i] = (lam, mu, sig)
                 cores[i] = c0
                 active += c0
-                push(t + rng.exponential(1.0 / (lam * mu**POPULATION_NU)), SCALE_OUT, i)
+                push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
                 push(t + rng.exponential(1.0 / (POPULATION_DELTA * mu)), MAX_LIFE, i)
                 schedule_core_death(i, t)
         elif i not in cores:
@@ -121,7 +135,7 @@ def simulate(
                 cores[i] += size
                 active += size
                 schedule_core_death(i, t)
-            push(t + rng.exponential(1.0 / (lam * mu**POPULATION_NU)), SCALE_OUT, i)
+            push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
         elif kind == CORE_DEATH:
             if death_version[i] != s:
                 continue
@@ -136,6 +150,7 @@ def simulate(
             eng.shutdown(str(i), t)
             active -= cores.pop(i)
     core_hours += active * (end - last_t)
+    start = before or (eng.requests, eng.denied)  # nothing happened after measure_from
     return {
         "policy": policy,
         "utilization": core_hours / (capacity * end),
@@ -144,6 +159,10 @@ def simulate(
         "admitted": eng.admitted,
         "rejected": eng.rejected,
         "threshold": eng.threshold,
+        "closed_loop": None if eng.loop is None else eng.loop.to_dict(),
+        "late": {"from_years": measure_from, "requests": eng.requests - start[0],
+                 "denied": eng.denied - start[1]},
+        "growth": growth,
         "observations": observations,
         "capacity": capacity,
         "years": years,

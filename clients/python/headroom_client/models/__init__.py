@@ -137,6 +137,10 @@ from .server_summary_configuration_type_0 import ServerSummaryConfigurationType0
 from .server_summary_group_type_0 import ServerSummaryGroupType0
 from .server_summary_jobs_per_type import ServerSummaryJobsPerType
 from .started_job import StartedJob
+from .threshold_derivation import ThresholdDerivation
+from .threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
+from .threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0
+from .threshold_derivation_source import ThresholdDerivationSource
 from .tick_in import TickIn
 from .tick_out import TickOut
 from .tick_out_decision import TickOutDecision
@@ -279,6 +283,10 @@ __all__ = (
     "ServerSummaryGroupType0",
     "ServerSummaryJobsPerType",
     "StartedJob",
+    "ThresholdDerivation",
+    "ThresholdDerivationAnchorsType0Item",
+    "ThresholdDerivationScaleType0",
+    "ThresholdDerivationSource",
     "TickIn",
     "TickOut",
     "TickOutDecision",

@@ -21,7 +21,8 @@ class MomentClusterCreate:
         capacity_cores (int):
         name (str):
         policy (MomentPolicy):
-        sla (float | Unset): Target scale-out failure rate τ (reported against). Default: 0.0001.
+        sla (float | Unset): Target scale-out failure rate τ: sets the derived threshold and the closed loop's target.
+            Default: 0.0001.
     """
 
     capacity_cores: int

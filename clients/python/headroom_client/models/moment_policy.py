@@ -1,12 +1,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..models.moment_policy_kind import MomentPolicyKind
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.threshold_derivation import ThresholdDerivation
+
 
 T = TypeVar("T", bound="MomentPolicy")
 
@@ -16,17 +20,36 @@ class MomentPolicy:
     """
     Attributes:
         kind (MomentPolicyKind):
+        closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
+            95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
+            True.
+        derivation (None | ThresholdDerivation | Unset):
         marginal (bool | Unset): The marginal heuristic of §6.1. Default: True.
-        threshold (float | None | Unset): threshold / first_moment: t in cores; second_moment: the overflow bound ρ
-            (default: the paper's Table 2 values; calibrate with `headroom calibrate moment`).
+        threshold (float | None | Unset): threshold / first_moment: t in cores; second_moment: the overflow bound ρ.
+            Default: derived from the cluster's capacity and SLA by calibrations of the §2.1 model (see `derivation`); give
+            one as an expert override, e.g. from `headroom calibrate moment`.
     """
 
     kind: MomentPolicyKind
+    closed_loop: bool | Unset = True
+    derivation: None | ThresholdDerivation | Unset = UNSET
     marginal: bool | Unset = True
     threshold: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.threshold_derivation import ThresholdDerivation  # noqa: PLC0415
+
         kind = self.kind.value
+
+        closed_loop = self.closed_loop
+
+        derivation: dict[str, Any] | None | Unset
+        if isinstance(self.derivation, Unset):
+            derivation = UNSET
+        elif isinstance(self.derivation, ThresholdDerivation):
+            derivation = self.derivation.to_dict()
+        else:
+            derivation = self.derivation
 
         marginal = self.marginal
 
@@ -43,6 +66,10 @@ class MomentPolicy:
                 "kind": kind,
             }
         )
+        if closed_loop is not UNSET:
+            field_dict["closed_loop"] = closed_loop
+        if derivation is not UNSET:
+            field_dict["derivation"] = derivation
         if marginal is not UNSET:
             field_dict["marginal"] = marginal
         if threshold is not UNSET:
@@ -52,8 +79,29 @@ class MomentPolicy:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.threshold_derivation import ThresholdDerivation  # noqa: PLC0415
+
         d = dict(src_dict)
         kind = MomentPolicyKind(d.pop("kind"))
+
+        closed_loop = d.pop("closed_loop", UNSET)
+
+        def _parse_derivation(data: object) -> None | ThresholdDerivation | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                derivation_type_0 = ThresholdDerivation.from_dict(data)
+
+                return derivation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ThresholdDerivation | Unset, data)
+
+        derivation = _parse_derivation(d.pop("derivation", UNSET))
 
         marginal = d.pop("marginal", UNSET)
 
@@ -68,6 +116,8 @@ class MomentPolicy:
 
         moment_policy = cls(
             kind=kind,
+            closed_loop=closed_loop,
+            derivation=derivation,
             marginal=marginal,
             threshold=threshold,
         )

@@ -1,0 +1,59 @@
+"""The threshold an SLA implies, as the service derives it and as a user can derive it ahead.
+
+* ``service_engine`` builds the engine a cluster declared with (policy, capacity, τ[, threshold,
+  derivation]) gets from the service: the same threshold (app/policies/moments/sla.py's table
+  when none is given) and the same closed loop, so ``headroom simulate moment --sla τ`` shows
+  what the service will do.
+* ``derive`` calibrates the threshold for one cluster on the §2.1 model (calibrate.py's binary
+  search, open loop, at the service's 5 × 600 grid) and returns a ``policy`` object that can be
+  declared as is: ``{"kind", "threshold", "closed_loop", "derivation": {...}}``. The
+  derivation's bounds let the loop tighten from it and loosen back to it, never beyond: the
+  next looser candidate of the search broke τ.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from app.policies.moments import MomentEngine
+from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, Grid
+from app.policies.moments.sla import TIGHTEST, declared_threshold, loop_for
+from app.sim.moments.calibrate import calibrate
+
+# The paper's load: 1 arrival per hour on 20,000 cores fills ~92% of them under accept-all.
+# A cluster that declares no arrival rate is assumed to be loaded like the paper's.
+PAPER_CORES_PER_ARRIVAL = 20000.0
+
+
+def default_arrival_rate(capacity: int) -> float:
+    return capacity / PAPER_CORES_PER_ARRIVAL
+
+
+def service_engine(policy: str, capacity: int, sla: float, threshold: float | None = None,
+                   derivation: dict[str, Any] | None = None, closed_loop: bool = True,
+                   steps: int = DEFAULT_STEPS) -> MomentEngine:
+    thr, der = declared_threshold(policy, capacity, sla, threshold, derivation)
+    engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps))
+    engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
+    return engine
+
+
+def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = None,
+           years: float = 3.0, runs: int = 5, iterations: int = 8, seed: int = 1000,
+           steps: int = DEFAULT_STEPS, workers: int = 1, observations: int = 0,
+           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Calibrate, and say what the result can be declared as (``policy``: None when no
+    candidate met τ — there is then nothing safe to declare)."""
+    rate = arrival_rate or default_arrival_rate(capacity)
+    res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
+                    steps, progress=progress, workers=workers)
+    met = any(s["meets_sla"] for s in res["search"]) and res["threshold"] > 0
+    derivation = {
+        "source": "calibration", "bounds": [res["threshold"] * TIGHTEST, res["threshold"]],
+        "runs": runs, "confidence": res["confidence"], "sla": sla,
+        "failure_rate": res["failure_rate"], "utilization": res["utilization"],
+        "scale": {**res["scale"], "seed": seed, "iterations": iterations},
+    }
+    declarable = {"kind": policy, "threshold": res["threshold"], "closed_loop": True,
+                  "derivation": derivation} if met else None
+    return {**res, "policy": declarable}

@@ -1,0 +1,256 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.threshold_derivation_source import ThresholdDerivationSource
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
+    from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0
+
+
+T = TypeVar("T", bound="ThresholdDerivation")
+
+
+@_attrs_define
+class ThresholdDerivation:
+    """Where a threshold came from. The service fills it in when the declaration gives no
+    threshold; `headroom calibrate moment --json` prints one (inside its `policy`) that can be
+    declared with the threshold it derived. Decisions use only `bounds`.
+
+        Attributes:
+            bounds (list[float]): [tightest, loosest] threshold the closed loop may move to; the threshold must lie within.
+            source (ThresholdDerivationSource):
+            anchors (list[ThresholdDerivationAnchorsType0Item] | None | Unset):
+            confidence (float | None | Unset): Confidence that the failure rate stays within the SLA, where the runs give
+                one.
+            failure_rate (float | None | Unset):
+            runs (int | None | Unset): Seeded runs of the §2.1 model behind it.
+            scale (None | ThresholdDerivationScaleType0 | Unset): The simulated cluster.
+            sla (float | None | Unset): The τ it was calibrated for.
+            table_sla (float | None | Unset):
+            utilization (float | None | Unset):
+    """
+
+    bounds: list[float]
+    source: ThresholdDerivationSource
+    anchors: list[ThresholdDerivationAnchorsType0Item] | None | Unset = UNSET
+    confidence: float | None | Unset = UNSET
+    failure_rate: float | None | Unset = UNSET
+    runs: int | None | Unset = UNSET
+    scale: None | ThresholdDerivationScaleType0 | Unset = UNSET
+    sla: float | None | Unset = UNSET
+    table_sla: float | None | Unset = UNSET
+    utilization: float | None | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0  # noqa: PLC0415
+
+        bounds = self.bounds
+
+        source = self.source.value
+
+        anchors: list[dict[str, Any]] | None | Unset
+        if isinstance(self.anchors, Unset):
+            anchors = UNSET
+        elif isinstance(self.anchors, list):
+            anchors = []
+            for anchors_type_0_item_data in self.anchors:
+                anchors_type_0_item = anchors_type_0_item_data.to_dict()
+                anchors.append(anchors_type_0_item)
+
+        else:
+            anchors = self.anchors
+
+        confidence: float | None | Unset
+        if isinstance(self.confidence, Unset):
+            confidence = UNSET
+        else:
+            confidence = self.confidence
+
+        failure_rate: float | None | Unset
+        if isinstance(self.failure_rate, Unset):
+            failure_rate = UNSET
+        else:
+            failure_rate = self.failure_rate
+
+        runs: int | None | Unset
+        if isinstance(self.runs, Unset):
+            runs = UNSET
+        else:
+            runs = self.runs
+
+        scale: dict[str, Any] | None | Unset
+        if isinstance(self.scale, Unset):
+            scale = UNSET
+        elif isinstance(self.scale, ThresholdDerivationScaleType0):
+            scale = self.scale.to_dict()
+        else:
+            scale = self.scale
+
+        sla: float | None | Unset
+        if isinstance(self.sla, Unset):
+            sla = UNSET
+        else:
+            sla = self.sla
+
+        table_sla: float | None | Unset
+        if isinstance(self.table_sla, Unset):
+            table_sla = UNSET
+        else:
+            table_sla = self.table_sla
+
+        utilization: float | None | Unset
+        if isinstance(self.utilization, Unset):
+            utilization = UNSET
+        else:
+            utilization = self.utilization
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "bounds": bounds,
+                "source": source,
+            }
+        )
+        if anchors is not UNSET:
+            field_dict["anchors"] = anchors
+        if confidence is not UNSET:
+            field_dict["confidence"] = confidence
+        if failure_rate is not UNSET:
+            field_dict["failure_rate"] = failure_rate
+        if runs is not UNSET:
+            field_dict["runs"] = runs
+        if scale is not UNSET:
+            field_dict["scale"] = scale
+        if sla is not UNSET:
+            field_dict["sla"] = sla
+        if table_sla is not UNSET:
+            field_dict["table_sla"] = table_sla
+        if utilization is not UNSET:
+            field_dict["utilization"] = utilization
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item  # noqa: PLC0415
+        from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0  # noqa: PLC0415
+
+        d = dict(src_dict)
+        bounds = cast(list[float], d.pop("bounds"))
+
+        source = ThresholdDerivationSource(d.pop("source"))
+
+        def _parse_anchors(data: object) -> list[ThresholdDerivationAnchorsType0Item] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                anchors_type_0 = []
+                _anchors_type_0 = data
+                for anchors_type_0_item_data in _anchors_type_0:
+                    anchors_type_0_item = ThresholdDerivationAnchorsType0Item.from_dict(anchors_type_0_item_data)
+
+                    anchors_type_0.append(anchors_type_0_item)
+
+                return anchors_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ThresholdDerivationAnchorsType0Item] | None | Unset, data)
+
+        anchors = _parse_anchors(d.pop("anchors", UNSET))
+
+        def _parse_confidence(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        confidence = _parse_confidence(d.pop("confidence", UNSET))
+
+        def _parse_failure_rate(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        failure_rate = _parse_failure_rate(d.pop("failure_rate", UNSET))
+
+        def _parse_runs(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        runs = _parse_runs(d.pop("runs", UNSET))
+
+        def _parse_scale(data: object) -> None | ThresholdDerivationScaleType0 | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                scale_type_0 = ThresholdDerivationScaleType0.from_dict(data)
+
+                return scale_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | ThresholdDerivationScaleType0 | Unset, data)
+
+        scale = _parse_scale(d.pop("scale", UNSET))
+
+        def _parse_sla(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        sla = _parse_sla(d.pop("sla", UNSET))
+
+        def _parse_table_sla(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        table_sla = _parse_table_sla(d.pop("table_sla", UNSET))
+
+        def _parse_utilization(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        utilization = _parse_utilization(d.pop("utilization", UNSET))
+
+        threshold_derivation = cls(
+            bounds=bounds,
+            source=source,
+            anchors=anchors,
+            confidence=confidence,
+            failure_rate=failure_rate,
+            runs=runs,
+            scale=scale,
+            sla=sla,
+            table_sla=table_sla,
+            utilization=utilization,
+        )
+
+        return threshold_derivation

@@ -1,0 +1,142 @@
+"""Contract tests: a moment cluster's threshold follows from its declared SLA (issue #14).
+
+A declaration with only capacity and SLA gets the derived threshold stored with it and shown
+with its derivation; an explicit threshold (or a calibration's output) is an expert override;
+inconsistent declarations are 422 problem+json; the closed loop's state survives a restart."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.main import create_app
+from app.policies.moments.sla import table_threshold
+from tests.conftest import admin_client
+from tests.helpers import assert_problem
+
+KINDS = ("threshold", "first_moment", "second_moment")
+
+
+def create(client, capacity, kind, sla=1e-4, name=None, **policy):
+    return client.post("/v1/clusters", json={
+        "name": name or f"{kind}-{capacity}", "capacity_cores": capacity, "sla": sla,
+        "policy": {"kind": kind, **policy}})
+
+
+@pytest.mark.parametrize("capacity", [500, 2000, 100_000])
+def test_only_capacity_and_sla_gives_a_derived_threshold_stored_and_shown(client, capacity):
+    for kind in KINDS:
+        r = create(client, capacity, kind)
+        assert r.status_code == 201, r.text
+        c = r.json()
+        expected, derivation = table_threshold(kind, capacity, 1e-4)
+        assert c["policy"]["threshold"] == pytest.approx(expected)
+        d = c["policy"]["derivation"]
+        assert d["source"] == "table" and d["runs"] == derivation["runs"]
+        assert d["bounds"][0] <= c["policy"]["threshold"] <= d["bounds"][1]
+        assert c["policy"]["closed_loop"] is True
+        state = client.get(f"/v1/clusters/{c['id']}/state").json()
+        assert state["threshold"] == pytest.approx(expected)
+        assert state["threshold_derivation"] == d
+        assert state["closed_loop"]["sla"] == 1e-4 and state["closed_loop"]["tightened"] == 0
+
+
+def fill(client, cid, size, count):
+    """`count` deployments of `size` cores arriving an hour apart; returns the admitted ones."""
+    admitted = 0
+    for i in range(count):
+        r = client.post(f"/v1/clusters/{cid}/deployments",
+                        json={"event_id": f"a{i}", "deployment_id": f"d{i}", "cores": size,
+                              "at": float(i)})
+        assert r.status_code == 200, r.text
+        admitted += r.json()["decision"] == "admitted"
+    return admitted
+
+
+@pytest.mark.parametrize("capacity", [500, 2000, 100_000])
+def test_second_moment_with_only_sla_admits_a_sensible_number(client, capacity):
+    """The issue's case: at 2,000 cores and τ = 1e-4 the paper's ρ admitted 4.8% of the
+    cores and then nothing. With the derived ρ a burst of 1%-of-capacity deployments fills a
+    real share of the cluster, and never more than the capacity."""
+    cid = create(client, capacity, "second_moment")
+    assert cid.status_code == 201, cid.text
+    size = capacity // 100
+    admitted = fill(client, cid.json()["id"], size, 120)
+    state = client.get(f"/v1/clusters/{cid.json()['id']}/state").json()
+    assert state["active_cores"] == admitted * size <= capacity
+    assert state["utilization_now"] >= SENSIBLE_SECOND_MOMENT[capacity], state
+
+
+def test_zeroth_moment_with_only_sla_admits_up_to_its_derived_t(client):
+    c = create(client, 2000, "threshold").json()
+    t = c["policy"]["threshold"]
+    admitted = fill(client, c["id"], 10, 100)
+    assert admitted == int(-(-t // 10)) - 1 or admitted * 10 < t <= (admitted + 1) * 10
+
+
+def test_an_explicit_threshold_or_a_calibration_is_an_expert_override(client):
+    c = create(client, 2000, "second_moment", threshold=0.112).json()
+    assert c["policy"]["threshold"] == 0.112
+    assert c["policy"]["derivation"] == {"source": "declared",
+                                         "bounds": [pytest.approx(0.00112), 0.112]}
+    calibrated = {"source": "calibration", "bounds": [0.005, 0.5], "runs": 6,
+                  "confidence": 0.9, "sla": 1e-4, "failure_rate": 0.0, "utilization": 0.4,
+                  "scale": {"capacity": 500, "years": 3.0, "arrival_rate": 0.025,
+                            "observations": 0, "steps": 600, "seed": 1000}}
+    r = create(client, 500, "second_moment", name="cal", threshold=0.5, derivation=calibrated)
+    assert r.status_code == 201, r.text
+    assert r.json()["policy"]["derivation"]["runs"] == 6
+    state = client.get(f"/v1/clusters/{r.json()['id']}/state").json()
+    assert state["threshold"] == 0.5 and state["closed_loop"]["hi"] == 0.5
+    off = create(client, 2000, "threshold", name="open", threshold=100.0, closed_loop=False)
+    assert client.get(f"/v1/clusters/{off.json()['id']}/state").json()["closed_loop"] is None
+
+
+@pytest.mark.parametrize("policy", [
+    {"derivation": {"source": "table", "bounds": [0.1, 0.2]}},  # derivation, no threshold
+    {"threshold": 0.3, "derivation": {"source": "declared", "bounds": [0.1, 0.2]}},
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [0.1, 0.5],
+                                      "sla": 0.001}},
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [0.1, 0.5],
+                                      "scale": {"capacity": 20000}}},
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [0.1, 0.5],
+                                      "scale": {"steps": 60}}},
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [0.1]}},
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [-1, 0.5]}},
+    {"threshold": 0.3, "derivation": {"source": "guess", "bounds": [0.1, 0.5]}},
+    {"threshold": 0.3, "derivation": {"source": "declared", "bounds": [0.1, 0.5],
+                                      "confidence": 2}},
+    {"threshold": 0.3, "derivation": {"source": "declared", "bounds": [0.1, 0.5], "x": 1}},
+    {"closed_loop": "yes"},
+    {"threshold": 0},
+])
+def test_inconsistent_declarations_are_422_and_create_nothing(client, policy):
+    assert_problem(create(client, 2000, "second_moment", **policy), 422)
+    assert client.get("/v1/clusters").json()["items"] == []
+
+
+def test_the_closed_loop_state_survives_a_restart(client, app):
+    c = create(client, 30, "threshold", sla=0.05, threshold=12.0).json()
+    cid = c["id"]
+    url = f"/v1/clusters/{cid}/deployments"
+    fill(client, cid, 5, 2)  # 10 cores of 30
+    full = client.post(f"{url}/d0/scale-outs", json={"event_id": "full", "cores": 20, "at": 5})
+    assert full.json()["decision"] == "granted"
+    for k in range(25):  # 1/τ = 20 requests, all denied: the loop tightens
+        r = client.post(f"{url}/d1/scale-outs",
+                        json={"event_id": f"s{k}", "cores": 3, "at": 6.0 + k})
+        assert r.json()["decision"] == "denied"
+    before = client.get(f"/v1/clusters/{cid}/state").json()
+    assert before["threshold"] == pytest.approx(12.0 * 0.5) and before["closed_loop"]["tightened"] == 1
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cid}/state").json() == before
+        r = fresh.post(f"{url}", json={"event_id": "late", "deployment_id": "late",
+                                       "cores": 1, "at": 40.0}).json()
+        assert r["details"]["threshold"] == pytest.approx(6.0)
+
+
+# The least share of the cores a burst of 1%-of-capacity deployments (population prior, an
+# hour apart) must fill under the derived ρ. Measured when written: 9% at 500 cores (ρ 0.56),
+# 15% at 2,000 (ρ 0.112, the issue's 4.8% was 4-core deployments), 99% at 100,000. The
+# steady state of the §2.1 model fills more (docs/moments.md: 40% at 500 cores): a burst of
+# newcomers, all with the wide population prior, is the worst case for a variance rule.
+SENSIBLE_SECOND_MOMENT = {500: 0.05, 2000: 0.10, 100_000: 0.5}

@@ -1,0 +1,164 @@
+"""The threshold a declared SLA implies (table, declared, calibrated) and the closed loop."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.policies.moments import MomentsError
+from app.policies.moments.family import MomentFamily
+from app.policies.moments.sla import (
+    CALIBRATED,
+    TIGHTEST,
+    SlaLoop,
+    declared_threshold,
+    table_threshold,
+    wilson,
+)
+
+
+def test_wilson_interval_known_values() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    lo, hi = wilson(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_loop_waits_for_a_window_of_one_over_tau_then_tightens_on_failures() -> None:
+    loop = SlaLoop(sla=0.01, lo=1.0, hi=100.0)
+    t = 100.0
+    for _ in range(20):  # a burst of denials: far above τ, but only 20 requests
+        t = loop.observe(False, t)
+    assert t == 100.0 and loop.tightened == 0
+    for _ in range(80):
+        t = loop.observe(True, t)
+    # 20 of 100 failed: the Wilson lower bound (0.13) is far above 1%: the strongest step.
+    assert t == pytest.approx(50.0) and loop.tightened == 1 and loop.window_requests == 0
+    loop = SlaLoop(sla=0.01, lo=1.0, hi=100.0)
+    t = 100.0
+    for k in range(2000):  # a steady 2%: the evidence crosses τ barely, the mildest step
+        t = loop.observe(k % 50 != 0, t)
+    assert loop.tightened >= 3 and t == pytest.approx(100.0 * 0.9**loop.tightened)
+
+
+def test_loop_loosens_only_after_a_long_clean_window_and_never_past_its_bounds() -> None:
+    loop = SlaLoop(sla=0.05, lo=1.0, hi=12.0)
+    t = 10.0
+    for _ in range(19):
+        t = loop.observe(True, t)
+    assert t == 10.0  # 0 of 19: upper bound 0.17 is not below τ/2
+    for _ in range(400):
+        t = loop.observe(True, t)
+    assert t == 12.0 and loop.loosened >= 1  # capped at the loosest bound
+    for _ in range(2000):
+        t = loop.observe(False, t)
+    assert t == 1.0  # and never below the tightest
+
+
+def test_table_threshold_at_an_anchor_between_anchors_and_beyond() -> None:
+    cap, frac = CALIBRATED["threshold"][1][:2]
+    t, d = table_threshold("threshold", cap, 1e-4)
+    assert t == pytest.approx(frac * cap) and d["bounds"] == [t * TIGHTEST, t]
+    assert d["source"] == "table" and d["runs"] >= 1 and d["confidence"] is not None
+    # Between two anchors: the tighter share of the capacity, loosening up to the looser.
+    mid = 5000
+    t, d = table_threshold("threshold", mid, 1e-4)
+    fracs = sorted(a[1] for a in CALIBRATED["threshold"] if a[0] in (2000, 20000))
+    assert t == pytest.approx(fracs[0] * mid) and d["bounds"][1] == pytest.approx(fracs[1] * mid)
+    # A stricter SLA than the table's has no calibration behind it.
+    assert table_threshold("threshold", cap, 1e-5)[1]["confidence"] is None
+    for kind in CALIBRATED:
+        for capacity in (100, 500, 2000, 100_000):
+            t, d = table_threshold(kind, capacity, 1e-4)
+            assert 0 < d["bounds"][0] <= t <= d["bounds"][1]
+
+
+@pytest.mark.parametrize("derivation, message", [
+    ({"source": "declared", "bounds": [1.0, 5.0]}, "outside"),
+    ({"source": "calibration", "bounds": [1.0, 10.0], "sla": 1e-3}, "sla 0.001"),
+    ({"source": "calibration", "bounds": [1.0, 10.0], "scale": {"capacity": 99}}, "99 cores"),
+    ({"source": "calibration", "bounds": [1.0, 10.0], "scale": {"steps": 60}}, "60 steps"),
+])
+def test_declared_threshold_must_agree_with_its_derivation(derivation, message) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(ValueError, match=message):
+        declared_threshold("threshold", 1000, 1e-4, 10.0, derivation)
+    with pytest.raises(ValueError, match="needs the policy.threshold"):
+        declared_threshold("threshold", 1000, 1e-4, None, derivation)
+    t, d = declared_threshold("threshold", 1000, 1e-4, 10.0, None)
+    assert t == 10.0 and d == {"source": "declared", "bounds": [10.0 * TIGHTEST, 10.0]}
+
+
+def spec(policy: str, closed_loop: bool = True) -> dict:  # type: ignore[type-arg]
+    thr = {"threshold": 12.0, "first_moment": 12.0, "second_moment": 0.3}[policy]
+    return {"name": "m", "capacity_cores": 30, "sla": 0.05,
+            "policy": {"kind": policy, "threshold": thr, "marginal": True,
+                       "closed_loop": closed_loop,
+                       "derivation": {"source": "declared", "bounds": [thr / 10, thr * 2]}}}
+
+
+events = st.lists(st.tuples(st.sampled_from(["admit", "out", "out", "out", "in"]),
+                            st.integers(0, 5), st.integers(1, 6), st.floats(0, 3)),
+                  max_size=60)
+
+
+def play(family: MomentFamily, script: list) -> list:  # type: ignore[type-arg]
+    out = []
+    for kind, i, c, now in script:
+        event = {"deployment": {"kind": "deployment", "deployment_id": f"d{i}", "cores": c,
+                                "at": now},
+                 "out": {"kind": "scale_out", "deployment_id": f"d{i}", "cores": c, "at": now},
+                 "in": {"kind": "scale_in", "deployment_id": f"d{i}", "cores": 1, "at": now},
+                 }["deployment" if kind == "admit" else kind]
+        try:
+            out.append(family.apply(event).to_dict())
+        except MomentsError as exc:
+            out.append(("err", exc.field))
+        out.append(family.engine.threshold)
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(events, st.sampled_from(["threshold", "first_moment", "second_moment"]))
+def test_closed_loop_state_survives_a_rebuild(evts, policy) -> None:  # type: ignore[no-untyped-def]
+    """A cluster rebuilt from its snapshot makes the same decisions and loop moves as one
+    that never stopped (the loop's window and counters are part of the engine's state)."""
+    s = spec(policy)
+    fam = MomentFamily.build(s)
+    t, log = 0.0, []
+    for kind, i, c, dt in evts:
+        t += dt
+        log.append((kind, i, c, t))
+    half = len(log) // 2
+    play(fam, log[:half])
+    restored = MomentFamily.from_state(s, json.loads(json.dumps(fam.to_state())))
+    twin = copy.deepcopy(fam)
+    assert play(restored, log[half:]) == play(twin, log[half:])
+    assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
+    assert restored.describe()["closed_loop"] == twin.describe()["closed_loop"]
+
+
+def test_loop_is_off_for_declarations_from_before_it_and_when_asked() -> None:
+    old = spec("threshold")
+    del old["policy"]["closed_loop"]
+    assert MomentFamily.build(old).engine.loop is None
+    assert MomentFamily.build(spec("threshold", closed_loop=False)).engine.loop is None
+    fam = MomentFamily.build(spec("threshold"))
+    assert fam.engine.loop is not None and fam.engine.loop.hi == 24.0
+    assert fam.describe()["threshold_derivation"]["source"] == "declared"
+
+
+def test_denials_tighten_a_live_cluster_and_the_decision_shows_the_new_threshold() -> None:
+    fam = MomentFamily.build(spec("threshold"))
+    fam.apply({"kind": "deployment", "deployment_id": "a", "cores": 10, "at": 0.0})
+    fam.apply({"kind": "deployment", "deployment_id": "b", "cores": 1, "at": 0.0})
+    fam.apply({"kind": "scale_out", "deployment_id": "a", "cores": 19, "at": 1.0})  # full
+    for k in range(20):  # 1/τ = 20 denied requests
+        out = fam.apply({"kind": "scale_out", "deployment_id": "b", "cores": 5, "at": 2.0 + k})
+        assert out.to_dict()["decision"] == "denied"
+    assert fam.engine.threshold == pytest.approx(12.0 * 0.5)
+    assert fam.describe()["closed_loop"]["tightened"] == 1
