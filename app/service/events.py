@@ -42,6 +42,7 @@ from app.policies.errors import PolicyError
 from app.policies.protocol import FamilyEngine
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
+from app.service.log import logged_events
 from app.store.models import Cluster, Event, utcnow
 
 log = logging.getLogger("headroom.events")
@@ -208,9 +209,7 @@ def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pen
         with ctx.tracing.span(tracing.DECIDE, {
                 "headroom.cluster_id": cluster_id, "headroom.policy_kind": cluster.policy_kind,
                 "headroom.group_size": len(group)}, linked=group) as span:
-            logged = {r.event_id: r for r in conn.execute(
-                select(Event.event_id, Event.seq, Event.request_hash, Event.response)
-                .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
+            logged = {r.event_id: r for r in logged_events(conn, cluster.id, ids)}
             for p in group:
                 eid = p.event["event_id"]
                 row = logged.get(eid)
