@@ -102,7 +102,7 @@ class _Client:
         self.running += [s["job_id"] for s in answer.get("started", ())]
 
 
-async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
+async def run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
                     batch: int, seed: int, progress: bool, headers: dict[str, str],
                     window: float = 10.0) -> Result:
     res = Result(mode, window=window)
@@ -166,22 +166,30 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(database_url: str, workers: int, command: list[str] | None = None,
+                 ready_path: str = "/readyz") -> tuple[subprocess.Popen, str]:
+    """``headroom serve`` (or ``command``, given ``--port PORT``) as a child process on a free
+    port; returns once ``ready_path`` answers 200."""
     port = _free_port()
     env = {**os.environ, "HEADROOM_DATABASE_URL": database_url, "HEADROOM_LOG_LEVEL": "warning"}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port),
-                             "--workers", str(workers), "--migrate"], env=env,
-                            start_new_session=True)
+    argv = command or [sys.executable, "-m", "app.cli", "serve", "--workers", str(workers),
+                       "--migrate"]
+    proc = subprocess.Popen([*argv, "--port", str(port)], env=env, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+            if httpx.get(url + ready_path, timeout=1).status_code == 200:
                 return proc, url
         except httpx.HTTPError:
             time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)
     raise RuntimeError("server did not become ready")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=30)
 
 
 def admin_key(database_url: str) -> str:
@@ -219,7 +227,7 @@ def run(database_url: str | None, url: str | None, workers: int, clients: int,
         results = []
         for n, mode in enumerate(modes):
             size = 1 if mode == "single" else batch
-            results.append(asyncio.run(_run_mode(url, cid, mode, clients, duration, size,
+            results.append(asyncio.run(run_mode(url, cid, mode, clients, duration, size,
                                                  seed + n, progress, headers, window)).summary())
         out = {"workers": workers, "clients": clients, "servers": servers, "policy": policy,
                "batch_size": batch, "results": results}
@@ -227,8 +235,7 @@ def run(database_url: str | None, url: str | None, workers: int, clients: int,
         return out
     finally:
         if proc is not None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
+            stop_server(proc)
 
 
 def print_table(out: dict[str, Any]) -> None:
