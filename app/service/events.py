@@ -121,7 +121,7 @@ def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) ->
     # A loop: one round may not reach our event (more than MAX_GROUP queued ahead of it, or
     # its cluster held by a batch or a read when the round claimed the queued clusters).
     while not pending.done:
-        with ctx.groups.leading(MAX_STREAMS) as claimed:
+        with ctx.groups.leading(MAX_STREAMS, lambda: pending.done) as claimed:
             if claimed:
                 _decide(ctx, {cid: [] for cid in claimed}, all_or_nothing=False, drain=True)
         if not pending.done:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
@@ -26,7 +26,10 @@ T = TypeVar("T")
 class GroupCommit(Generic[T]):
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._leader = threading.Lock()
+        # The leader's turn: taken while a thread decides what is queued; waiters wake when it
+        # ends, and leave at once if that turn decided their event.
+        self._turn = threading.Condition()
+        self._leading = False
         self._mutexes: weakref.WeakValueDictionary[str, threading.Lock] = \
             weakref.WeakValueDictionary()
         self._queues: dict[str, list[T]] = {}
@@ -65,24 +68,35 @@ class GroupCommit(Generic[T]):
             yield
 
     @contextmanager
-    def leading(self, limit: int) -> Iterator[list[str]]:
-        """Be the leader: hold the mutexes of up to ``limit`` clusters that have queued events
-        and whose mutex is free (never waiting for one, so a cluster held by a long batch
-        delays only its own events), in id order. Yields their ids."""
-        with self._leader:
-            held: list[tuple[str, threading.Lock]] = []
-            try:
-                with self._lock:
-                    for cluster_id in sorted(self._queues):
-                        if len(held) == limit:
-                            break
-                        mutex = self._mutex(cluster_id)
-                        if mutex.acquire(blocking=False):
-                            held.append((cluster_id, mutex))
-                yield [cluster_id for cluster_id, _ in held]
-            finally:
-                for _, mutex in held:
-                    mutex.release()
+    def leading(self, limit: int, done: Callable[[], bool]) -> Iterator[list[str]]:
+        """Be the leader, unless ``done()`` turns true while waiting for the turn (then yield
+        nothing: a leader decided it). The leader holds the mutexes of up to ``limit``
+        clusters that have queued events and whose mutex is free (never waiting for one, so a
+        cluster held by a long batch delays only its own events), in id order, and gets their
+        ids."""
+        with self._turn:
+            while self._leading and not done():
+                self._turn.wait()
+            if done():
+                yield []
+                return
+            self._leading = True
+        held: list[tuple[str, threading.Lock]] = []
+        try:
+            with self._lock:
+                for cluster_id in sorted(self._queues):
+                    if len(held) == limit:
+                        break
+                    mutex = self._mutex(cluster_id)
+                    if mutex.acquire(blocking=False):
+                        held.append((cluster_id, mutex))
+            yield [cluster_id for cluster_id, _ in held]
+        finally:
+            for _, mutex in held:
+                mutex.release()
+            with self._turn:
+                self._leading = False
+                self._turn.notify_all()
 
     def wait_for(self, cluster_id: str) -> None:
         """Until nobody holds the cluster's mutex (a batch or a read that a leader skipped)."""
