@@ -114,12 +114,17 @@ def lock_cluster(conn: Executor, families: FamilyRegistry, cluster_id: str, *,
 
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
-    """Decide one event, group-committed with whatever else this process has queued, for this
-    cluster and for others (cross-stream group commit)."""
+    """Decide one event, group-committed with whatever else this process has queued for this
+    cluster, and with ``HEADROOM_GROUP_ACROSS_CLUSTERS`` for other clusters too."""
     pending = Pending(event, request_hash(event), origin=ctx.tracing.origin())
     ctx.groups.enqueue(cluster_id, pending)
     # A loop: one round may not reach our event (more than MAX_GROUP queued ahead of it, or
     # its cluster held by a batch or a read when the round claimed the queued clusters).
+    if not ctx.settings.group_across_clusters:  # this cluster's queue only
+        with ctx.groups.exclusive(cluster_id):
+            while not pending.done:
+                _decide(ctx, {cluster_id: []}, all_or_nothing=False, drain=True)
+        return pending.result()
     while not pending.done:
         with ctx.groups.leading(MAX_STREAMS, lambda: pending.done) as claimed:
             if claimed:

@@ -25,6 +25,11 @@ def _arrival(i: int | str) -> dict[str, Any]:
     return {"kind": "arrival", "event_id": f"e{i}", "job_id": f"j{i}", "job_type": "small"}
 
 
+def make_app(url: str, **overrides):
+    return create_app(make_settings(url, group_across_clusters=True, **overrides),
+                      configure_logs=False)
+
+
 def _clusters(app, n: int) -> list[str]:
     with admin_client(app) as c:
         return [c.post("/v1/clusters", json=cluster_spec(servers=3)).json()["id"]
@@ -68,7 +73,7 @@ def _count_transactions(monkeypatch) -> list[list[str]]:
 
 
 def test_queued_events_of_several_clusters_share_one_transaction(db_url, monkeypatch):
-    app = create_app(make_settings(db_url), configure_logs=False)
+    app = make_app(db_url)
     ids = _clusters(app, 5)
     transactions = _count_transactions(monkeypatch)
     sent = [(cid, _arrival(f"{n}-{i}")) for i in range(3) for n, cid in enumerate(ids)]
@@ -95,7 +100,7 @@ def test_a_crash_or_a_deleted_cluster_fails_only_its_own_events(db_url, monkeypa
         return out
 
     monkeypatch.setattr(PlacementFamily, "apply", apply)
-    app = create_app(make_settings(db_url), configure_logs=False)
+    app = make_app(db_url)
     a, b, gone = _clusters(app, 3)
     with admin_client(app) as c:
         assert c.delete(f"/v1/clusters/{gone}").status_code == 204
@@ -117,8 +122,7 @@ def test_two_processes_on_overlapping_clusters_never_deadlock(postgres_url):
     """Two apps (as two processes would) submit concurrently to overlapping clusters: their
     multi-row transactions lock in one order, so none fails (Postgres would abort one side of
     a deadlock with an error) and every cluster's log is gap-free."""
-    settings = make_settings(postgres_url, lock_timeout_ms=30_000)
-    apps = [create_app(settings, configure_logs=False) for _ in range(2)]
+    apps = [make_app(postgres_url, lock_timeout_ms=30_000) for _ in range(2)]
     ids = _clusters(apps[0], 4)
     errors: list[BaseException] = []
     answered = [0]
