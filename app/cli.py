@@ -215,12 +215,20 @@ def _openapi(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bench_modes(text: str) -> str:
+    modes = text.split(",")
+    if not modes or any(m not in ("single", "batch") for m in modes):
+        raise argparse.ArgumentTypeError("modes are single and/or batch, comma-separated")
+    return text
+
+
 def _bench_http(args: argparse.Namespace) -> int:
     from app.bench import http
 
     out = http.run(args.database_url, args.url, args.workers, args.clients, args.duration,
                    args.batch, args.servers, args.policy, args.seed, progress=not args.json,
-                   api_key=args.api_key)
+                   api_key=args.api_key, modes=tuple(args.modes.split(",")),
+                   window=args.window)
     if args.json:
         http.main_json(out)
     else:
@@ -335,6 +343,10 @@ def build_parser() -> argparse.ArgumentParser:
     http.add_argument("--servers", type=int, default=1000, help="servers in the cluster")
     http.add_argument("--policy", default="first_fit", help="the cluster's policy kind")
     http.add_argument("--seed", type=int, default=1, help="seeds the job stream")
+    http.add_argument("--modes", default="single,batch", type=_bench_modes,
+                      help="which modes to run, in order (comma-separated: single, batch)")
+    http.add_argument("--window", type=float, default=10.0,
+                      help="report decisions/s per window of this many seconds (decay check)")
     http.add_argument("--json", action="store_true", help="one JSON object on stdout")
     http.set_defaults(func=_bench_http)
 

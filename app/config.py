@@ -31,6 +31,15 @@ class Settings(BaseSettings):
     snapshot_every: int = Field(1_000, ge=1)
     # Engines kept in memory per process (least recently used are dropped).
     engine_cache_size: int = Field(64, ge=1)
+    # Catching a cached engine up with events another process logged: every this many
+    # (by seq) is decided again and checked against the log; the others follow the logged
+    # answer where the family can (placement's first/best fit). 1 checks every event. Loads
+    # from a snapshot always check every event. docs/architecture.md, "Cheaper catch-up".
+    catch_up_verify_every: int = Field(16, ge=1)
+    # Cross-stream group commit: one transaction decides the queued single events of every
+    # cluster this process has (docs/architecture.md, "Group commit"). Off by default: on the
+    # loaded 2-core machine of docs/benchmarks.md it did not beat one transaction per cluster.
+    group_across_clusters: bool = False
     # How long a request waits for a cluster's lock before giving up with 503 (Postgres only).
     lock_timeout_ms: int = Field(5_000, ge=1)
     # Postgres: no single statement may run longer; bounds how long any request holds a lock.

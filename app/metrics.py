@@ -79,6 +79,12 @@ class Metrics:
             "headroom_log_replayed_events",
             "Logged events replayed to bring a cached engine up to the committed version "
             "(catch-up after another process wrote, or after a full load).", registry=r)
+        self.catch_up_replays = Counter(
+            "headroom_catch_up_replayed_events",
+            "Logged events replayed to bring an engine this process held up to date: what "
+            "other processes decided for a cluster since this one last did. Near zero when "
+            "each cluster's requests reach one process (affinity routing, deploy/).",
+            registry=r)
         self.full_loads = Counter(
             "headroom_engine_full_loads", "Engines built from a snapshot and the log tail "
             "(cache miss: first use in this process, or evicted).", registry=r)
@@ -136,6 +142,8 @@ class Metrics:
             self.full_loads.inc()
         if replayed > 0:
             self.replayed.inc(replayed)
+            if not full_load:
+                self.catch_up_replays.inc(replayed)
 
     def tick_pass(self, seconds: float) -> None:
         self.tick_lag.set(seconds)

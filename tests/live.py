@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+READY_SECONDS = 120
 
 
 def free_port() -> int:
@@ -47,7 +48,8 @@ class LiveServer:
         self._log = self.log_path.open("wb")
         self.proc = subprocess.Popen(self.cmd, cwd=self.cwd, env=self.env, stdout=self._log,
                                      stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + 30
+        # Generous: on a loaded 2-core machine two workers took 30 s to import and start.
+        deadline = time.monotonic() + READY_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log_path.read_text()[-2000:]}")
@@ -61,7 +63,8 @@ class LiveServer:
                 pass
             time.sleep(0.1)
         self.__exit__()
-        raise RuntimeError(f"server not ready in 30 s: {self.log_path.read_text()[-2000:]}")
+        raise RuntimeError(f"server not ready in {READY_SECONDS} s: "
+                           f"{self.log_path.read_text()[-2000:]}")
 
     def _admin_key(self) -> str:
         from app.config import Settings

@@ -4,6 +4,8 @@ against the settings and CLI the code really has."""
 from __future__ import annotations
 
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -12,10 +14,12 @@ import yaml
 
 from app.cli import build_parser
 from app.config import Settings
+from tests.conftest import IN_CI
 from tests.test_wheel_install import BUILD_INPUTS
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTING_ENV = {f"HEADROOM_{name.upper()}" for name in Settings.model_fields}
+HAPROXY_CFG = (ROOT / "deploy" / "haproxy" / "haproxy.cfg").resolve()
 
 
 def _dockerfile() -> list[tuple[str, str]]:
@@ -71,14 +75,17 @@ def test_dockerfile_env_names_real_settings_and_consistent_port():
     assert Settings(database_url=env["HEADROOM_DATABASE_URL"]).is_sqlite
 
 
-def test_compose_services_wire_postgres_migrate_and_app(compose):
+APPS = ("app1", "app2")
+
+
+def test_compose_services_wire_postgres_migrate_apps_and_proxy(compose):
     services = compose["services"]
-    assert set(services) == {"postgres", "migrate", "app"}
+    assert set(services) == {"postgres", "migrate", *APPS, "proxy"}
     pg = services["postgres"]
     assert pg["healthcheck"]["test"][:4] == ["CMD", "pg_isready", "-h", "127.0.0.1"]
     pg_env = pg["environment"]
 
-    for name in ("migrate", "app"):
+    for name in ("migrate", *APPS):
         svc = services[name]
         env = svc["environment"]
         assert set(env) <= SETTING_ENV, set(env) - SETTING_ENV
@@ -93,10 +100,81 @@ def test_compose_services_wire_postgres_migrate_and_app(compose):
         build_parser().parse_args(svc["command"])
 
     assert services["migrate"]["command"] == ["migrate"]
-    app = services["app"]
-    args = build_parser().parse_args(app["command"])
-    assert args.command == "serve" and args.migrate is False  # migrate service did it
-    assert app["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
-    host_port, container_port = app["ports"][0].split(":")
-    assert container_port == str(app["environment"]["HEADROOM_PORT"]) == "8000"
-    assert "/readyz" in " ".join(app["healthcheck"]["test"])
+    for name in APPS:
+        app = services[name]
+        args = build_parser().parse_args(app["command"])
+        assert args.command == "serve" and args.migrate is False  # migrate service did it
+        assert app["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        assert "ports" not in app  # reached only through the proxy
+        assert [str(p) for p in app["expose"]] == [str(app["environment"]["HEADROOM_PORT"])]
+        assert "/readyz" in " ".join(app["healthcheck"]["test"])
+
+
+def test_compose_proxy_runs_the_shipped_config_in_front_of_every_app(compose):
+    services = compose["services"]
+    proxy = services["proxy"]
+    assert proxy["image"].startswith("haproxy:")
+    source, target, *_ = proxy["volumes"][0].split(":")
+    assert (ROOT / source).resolve() == HAPROXY_CFG
+    assert target == "/usr/local/etc/haproxy/haproxy.cfg"  # where the image reads it
+    env = proxy["environment"]
+    backends = sorted(v for k, v in env.items() if k.startswith("HEADROOM_BACKEND_"))
+    assert backends == [f"{n}:{services[n]['environment']['HEADROOM_PORT']}" for n in APPS]
+    assert set(env) - {"HEADROOM_PROXY_BIND"} == {f"HEADROOM_BACKEND_{n}"
+                                                   for n in range(1, len(APPS) + 1)}
+    _, container_port = proxy["ports"][0].split(":")
+    assert env["HEADROOM_PROXY_BIND"] == f":{container_port}"
+    assert all(proxy["depends_on"][n]["condition"] == "service_healthy" for n in APPS)
+
+
+def _haproxy_sections() -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current = ""
+    for raw in HAPROXY_CFG.read_text().splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if not raw.startswith((" ", "\t")):
+            current = line
+            sections[current] = []
+        else:
+            sections[current].append(line)
+    return sections
+
+
+def test_haproxy_config_hashes_the_cluster_id_consistently_over_every_backend():
+    sections = _haproxy_sections()
+    by_cluster = sections["backend by_cluster"]
+    # /v1/clusters/{id}/... and /v1/reservations/{id}/...: the id is the 4th "/" field.
+    assert "balance hash path,field(4,/)" in by_cluster
+    assert "hash-type consistent" in by_cluster
+    frontend = next(v for k, v in sections.items() if k.startswith("frontend"))
+    assert "use_backend by_cluster if names_one" in frontend
+    acl = next(line for line in frontend if line.startswith("acl names_one"))
+    assert acl.endswith("^/v1/(clusters|reservations)/[^/]+")
+    servers = {b: [line for line in lines if line.startswith("server ")]
+               for b, lines in sections.items() if b.startswith("backend")}
+    expected = [f'server app{n} "${{HEADROOM_BACKEND_{n}}}"' for n in range(1, len(APPS) + 1)]
+    assert all(lines == expected for lines in servers.values()), servers
+    # Every route about one cluster or stream is matched, and hashed on that id.
+    import json
+    import re
+
+    pattern = re.compile(acl.split()[-1])
+    paths = json.loads((ROOT / "openapi" / "openapi.json").read_text())["paths"]
+    per_cluster = [p for p in paths if re.search(r"\{(cluster|reservation)_id\}", p)]
+    assert per_cluster
+    for path in per_cluster:
+        assert pattern.match(path), path
+        assert re.fullmatch(r"\{(cluster|reservation)_id\}", path.split("/")[3]), path
+
+
+def test_haproxy_accepts_the_shipped_config():
+    binary = shutil.which("haproxy")
+    if binary is None:
+        if IN_CI:
+            pytest.fail("haproxy is missing; .ci/run installs Debian's haproxy", pytrace=False)
+        pytest.skip("haproxy is missing (apt-get install haproxy)")
+    done = subprocess.run([binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, check=False,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr

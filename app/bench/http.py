@@ -28,6 +28,8 @@ import numpy as np
 from app.bench.rawhttp import RawConnection
 from app.bench.workload import VM_TYPES, cluster_spec
 
+MODES = ("single", "batch")
+
 
 @dataclass
 class Result:
@@ -38,6 +40,21 @@ class Result:
     seconds: float = 0.0
     latencies_ms: list[float] = field(default_factory=list)
     error_codes: dict[str, int] = field(default_factory=dict)
+    window: float = 10.0  # seconds per entry of ``windows``
+    windows: list[int] = field(default_factory=list)  # decisions completed in each window
+
+    def decided(self, n: int, elapsed: float) -> None:
+        """``n`` decisions answered ``elapsed`` seconds into the run."""
+        self.decisions += n
+        i = int(elapsed // self.window)
+        if i >= len(self.windows):
+            self.windows += [0] * (i + 1 - len(self.windows))
+        self.windows[i] += n
+
+    def window_rates(self) -> list[float]:
+        """Decisions/s per full window (a last partial window is left out: it is shorter)."""
+        full = int(self.seconds // self.window)
+        return [round(n / self.window, 1) for n in self.windows[:full]]
 
     def error(self, status: int, body: Any) -> None:
         self.errors += 1
@@ -54,6 +71,7 @@ class Result:
             "p50_ms": round(float(np.percentile(lat, 50)), 2),
             "p95_ms": round(float(np.percentile(lat, 95)), 2),
             "p99_ms": round(float(np.percentile(lat, 99)), 2),
+            "window_s": self.window, "window_decisions_per_s": self.window_rates(),
         }
 
 
@@ -84,10 +102,12 @@ class _Client:
         self.running += [s["job_id"] for s in answer.get("started", ())]
 
 
-async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
-                    batch: int, seed: int, progress: bool, headers: dict[str, str]) -> Result:
-    res = Result(mode)
-    stop_at = time.perf_counter() + duration
+async def run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
+                    batch: int, seed: int, progress: bool, headers: dict[str, str],
+                    window: float = 10.0) -> Result:
+    res = Result(mode, window=window)
+    begin = time.perf_counter()
+    stop_at = begin + duration
     host, port = url.removeprefix("http://").split(":")
 
     async def worker(n: int) -> None:
@@ -100,12 +120,13 @@ async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float
                 body = {k: v for k, v in ev.items() if k != "kind"}
                 t0 = time.perf_counter()
                 status, answer = await conn.post_json(f"/v1/clusters/{cid}/{path}", body)
-                res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                t1 = time.perf_counter()
+                res.latencies_ms.append((t1 - t0) * 1000)
                 res.requests += 1
                 if status not in (200, 202):  # 202: queued (queue policies)
                     res.error(status, answer)
                     continue
-                res.decisions += 1
+                res.decided(1, t1 - begin)
                 client.record(ev, answer)
             else:
                 # A batch departs only jobs placed by earlier batches (client.record).
@@ -113,12 +134,13 @@ async def _run_mode(url: str, cid: str, mode: str, clients: int, duration: float
                 t0 = time.perf_counter()
                 status, answer = await conn.post_json(f"/v1/clusters/{cid}/events:batch",
                                                       {"events": evs})
-                res.latencies_ms.append((time.perf_counter() - t0) * 1000)
+                t1 = time.perf_counter()
+                res.latencies_ms.append((t1 - t0) * 1000)
                 res.requests += 1
                 if status != 200:
                     res.error(status, answer)
                     continue
-                res.decisions += len(evs)
+                res.decided(len(evs), t1 - begin)
                 for ev, ans in zip(evs, answer["results"]):
                     client.record(ev, ans)
         await conn.close()
@@ -144,22 +166,30 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database_url: str, workers: int) -> tuple[subprocess.Popen, str]:
+def start_server(database_url: str, workers: int, command: list[str] | None = None,
+                 ready_path: str = "/readyz") -> tuple[subprocess.Popen, str]:
+    """``headroom serve`` (or ``command``, given ``--port PORT``) as a child process on a free
+    port; returns once ``ready_path`` answers 200."""
     port = _free_port()
     env = {**os.environ, "HEADROOM_DATABASE_URL": database_url, "HEADROOM_LOG_LEVEL": "warning"}
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port),
-                             "--workers", str(workers), "--migrate"], env=env,
-                            start_new_session=True)
+    argv = command or [sys.executable, "-m", "app.cli", "serve", "--workers", str(workers),
+                       "--migrate"]
+    proc = subprocess.Popen([*argv, "--port", str(port)], env=env, start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
-            if httpx.get(url + "/readyz", timeout=1).status_code == 200:
+            if httpx.get(url + ready_path, timeout=1).status_code == 200:
                 return proc, url
         except httpx.HTTPError:
             time.sleep(0.2)
     os.killpg(proc.pid, signal.SIGKILL)
     raise RuntimeError("server did not become ready")
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=30)
 
 
 def admin_key(database_url: str) -> str:
@@ -176,7 +206,8 @@ def admin_key(database_url: str) -> str:
 
 def run(database_url: str | None, url: str | None, workers: int, clients: int,
         duration: float, batch: int, servers: int, policy: str, seed: int,
-        progress: bool = True, api_key: str | None = None) -> dict[str, Any]:
+        progress: bool = True, api_key: str | None = None,
+        modes: tuple[str, ...] = MODES, window: float = 10.0) -> dict[str, Any]:
     proc = None
     if url is None:
         if database_url is None:
@@ -193,18 +224,18 @@ def run(database_url: str | None, url: str | None, workers: int, clients: int,
         if progress:
             print(f"bench: cluster {cid} ({policy}, {servers} servers), {clients} clients, "
                   f"{duration:.0f} s per mode", file=sys.stderr)
-        single = asyncio.run(_run_mode(url, cid, "single", clients, duration, 1, seed, progress,
-                                       headers))
-        batched = asyncio.run(_run_mode(url, cid, "batch", clients, duration, batch, seed + 1,
-                                        progress, headers))
+        results = []
+        for n, mode in enumerate(modes):
+            size = 1 if mode == "single" else batch
+            results.append(asyncio.run(run_mode(url, cid, mode, clients, duration, size,
+                                                 seed + n, progress, headers, window)).summary())
         out = {"workers": workers, "clients": clients, "servers": servers, "policy": policy,
-               "batch_size": batch, "results": [single.summary(), batched.summary()]}
+               "batch_size": batch, "results": results}
         httpx.delete(f"{url}/v1/clusters/{cid}", timeout=60, headers=headers)
         return out
     finally:
         if proc is not None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(timeout=30)
+            stop_server(proc)
 
 
 def print_table(out: dict[str, Any]) -> None:
@@ -216,6 +247,12 @@ def print_table(out: dict[str, Any]) -> None:
         print(f"{r['mode']:8} {r['decisions_per_s']:12.1f} {r['requests_per_s']:11.1f} "
               f"{r['p50_ms']:8.2f} {r['p95_ms']:8.2f} {r['p99_ms']:8.2f} {r['errors']:7d}"
               + (f"  {r['error_codes']}" if r["error_codes"] else ""))
+    for r in out["results"]:
+        rates = r["window_decisions_per_s"]
+        if len(rates) >= 2 and rates[0]:
+            print(f"{r['mode']:8} decisions/s per {r['window_s']:g}-s window: "
+                  + " ".join(f"{x:.0f}" for x in rates)
+                  + f"  (last/first {rates[-1] / rates[0]:.2f})")
 
 
 def main_json(out: dict[str, Any]) -> None:

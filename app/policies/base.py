@@ -108,6 +108,10 @@ class PlacementEngine(ABC):
 
     kind: ClassVar[str]
     default_params: ClassVar[dict[str, Any]] = {}
+    # True where an answer determines every change its decision made: no random draws, no
+    # preemption or migration, no policy index but those ``_on_added``/``_on_removed`` keep.
+    # Catch-up may then follow a logged answer (``follow_arrival``) instead of deciding.
+    follows_answers: ClassVar[bool] = False
 
     def __init__(self, model: ClusterModel, params: dict[str, Any] | None = None,
                  rng: np.random.Generator | None = None):
@@ -137,6 +141,19 @@ class PlacementEngine(ABC):
         else:
             self._on_rejected(j, placement)
         return placement
+
+    def follow_arrival(self, job_id: str, job_type: str, server_id: str | None) -> None:
+        """Record the logged outcome of an arrival (placed on ``server_id``, or rejected:
+        None) without deciding; only for engines whose ``follows_answers`` is True."""
+        if not self.follows_answers:
+            raise TypeError(f"{self.kind} cannot follow answers: its decisions change more")
+        j = self.model.type_index(job_type)
+        if server_id is None:
+            return
+        s = self.model.server_numbers.get(server_id)
+        if job_id in self.jobs or s is None or not self._fits(s, j):
+            raise ValueError(f"logged placement of {job_id!r} on {server_id!r} does not fit")
+        self._add(job_id, s, j)
 
     def decide_arrival(self, job_type: str) -> Placement:
         """What ``arrive`` would decide now, with no change to any state (dry run)."""

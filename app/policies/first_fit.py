@@ -16,7 +16,11 @@ class FitIndexedEngine(PlacementEngine):
     """A baseline that picks, per job type, the feasible server of smallest ``_key``.
 
     Subclasses define ``_key(s, j)``; it is recomputed for server s whenever s changes.
+    Deterministic, and its only index is refreshed on every add and remove, so a logged
+    answer says everything a decision changed.
     """
+
+    follows_answers = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

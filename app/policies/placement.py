@@ -45,6 +45,18 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
             return self.engine.arrive(event["job_id"], event["job_type"])
         return self.engine.depart(event["job_id"])
 
+    def follow(self, event: Event, answer: Mapping[str, Any]) -> bool:
+        if not self.engine.follows_answers:
+            return False
+        _no_time(event)
+        if event["kind"] == "arrival":
+            placed = answer.get("decision") == "placed"
+            self.engine.follow_arrival(event["job_id"], event["job_type"],
+                                       answer.get("server_id") if placed else None)
+        else:  # a departure is the same bookkeeping whether decided or followed
+            self.engine.depart(event["job_id"])
+        return True
+
     def dry_run(self, event: Event) -> Placement:
         if event["kind"] != "arrival":
             raise NoDryRun("only arrivals can be dry-run")

@@ -80,6 +80,14 @@ class FamilyEngine(ABC, Generic[EngineT]):
     def apply(self, event: Event) -> Decision:
         """Decide ``event`` and change the state accordingly (refusals change nothing)."""
 
+    def follow(self, event: Event, answer: Mapping[str, Any]) -> bool:
+        """Make the change the logged ``answer`` to ``event`` made, without deciding again, and
+        return True; or change nothing and return False when this family cannot (its answers
+        do not determine the whole change: random draws, internal clocks). Catch-up uses it
+        for events it does not verify (docs/architecture.md); a logged answer the state
+        cannot take (a job placed where it does not fit) raises ``ValueError``."""
+        return False
+
     def dry_run(self, event: Event) -> Decision:
         """What ``apply`` would decide, changing nothing."""
         raise NoDryRun(f"{event.get('kind')} events cannot be dry-run")

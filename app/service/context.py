@@ -45,7 +45,8 @@ class ServiceContext:
                       ) -> ServiceContext:
         db, metrics = make_engine(settings), Metrics()
         return cls(settings=settings, db=db, sessions=make_sessionmaker(db),
-                   engines=EngineCache(settings.engine_cache_size, metrics),
+                   engines=EngineCache(settings.engine_cache_size, metrics,
+                                       verify_every=settings.catch_up_verify_every),
                    families=families or FamilyRegistry(), metrics=metrics)
 
     def close(self) -> None:

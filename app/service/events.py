@@ -1,18 +1,21 @@
-"""Apply events to a cluster: the one place where a cluster's state changes.
+"""Apply events to clusters: the one place where a cluster's state changes.
 
 For one cluster, in one transaction: lock the cluster row (``SELECT ... FOR UPDATE`` on
 Postgres, ``BEGIN IMMEDIATE`` on SQLite), look up the events' ids in the log (a known id with
 the same request is a replay, with another request a conflict), apply the new events to the
 engine, append them to the log, bump the version with a compare-and-set, commit, and only then
-answer. Different clusters never wait on each other; one cluster's events are totally ordered.
+answer. One cluster's events are totally ordered.
 
-Group commit: single events that arrive for the same cluster while a transaction is running
-are queued and decided together in the next transaction, each on its own (one refused event
-does not fail its neighbours), and each answered only after that transaction committed. With
-one cluster's lock held per transaction, this is what lets throughput grow with concurrency.
-An event whose decision crashes (an error that is not a policy refusal: a bug) fails alone; the
-engine it may have half-changed is discarded and its neighbours are decided again without it,
-as if it had never been sent. A batch request is decided alone, all or nothing.
+Group commit: single events that arrive while a transaction is running are queued and decided
+together in the next transaction, each on its own (one refused event does not fail its
+neighbours), and each answered only after that transaction committed. The next transaction
+takes the queued events of *every* cluster (up to ``MAX_STREAMS``) whose per-process mutex is
+free, locking their rows in id order (the same order everywhere, so no two transactions wait
+for each other in a cycle): many small clusters or reservation streams share one commit
+instead of paying one each. An event whose decision crashes (an error that is not a policy
+refusal: a bug) fails alone; the engine it may have half-changed is discarded and its
+neighbours are decided again without it, as if it had never been sent. A batch request is
+decided alone, all or nothing.
 """
 
 from __future__ import annotations
@@ -43,22 +46,25 @@ from app.policies.errors import PolicyError
 from app.policies.protocol import FamilyEngine
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
+from app.service.log import logged_events
 from app.store.models import Cluster, Event, utcnow
 
 log = logging.getLogger("headroom.events")
 T = TypeVar("T")
 
-# Most single events one transaction decides; the rest wait for the next one.
+# Most single events one transaction decides per cluster; the rest wait for the next one.
 MAX_GROUP = 256
+# Most clusters whose queued events one transaction decides (cross-stream group commit).
+MAX_STREAMS = 64
 
 
 class _Poisoned(Exception):
-    """Deciding ``pending`` raised ``exc``, which is not a policy refusal: the engine may be
-    half-changed, so the transaction cannot go on with it."""
+    """Deciding ``pending`` (of cluster ``cluster_id``) raised ``exc``, which is not a policy
+    refusal: the engine may be half-changed, so the transaction cannot go on with it."""
 
-    def __init__(self, pending: Pending, exc: Exception):
+    def __init__(self, cluster_id: str, pending: Pending, exc: Exception):
         super().__init__(str(exc))
-        self.pending, self.exc = pending, exc
+        self.cluster_id, self.pending, self.exc = cluster_id, pending, exc
 
 
 @dataclass
@@ -109,14 +115,23 @@ def lock_cluster(conn: Executor, families: FamilyRegistry, cluster_id: str, *,
 
 
 def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict[str, Any]:
-    """Decide one event, group-committed with whatever else is queued for the cluster."""
+    """Decide one event, group-committed with whatever else this process has queued for this
+    cluster, and with ``HEADROOM_GROUP_ACROSS_CLUSTERS`` for other clusters too."""
     pending = Pending(event, request_hash(event), origin=ctx.tracing.origin())
     ctx.groups.enqueue(cluster_id, pending)
-    with ctx.groups.exclusive(cluster_id):
-        # A loop, not an if: with more than MAX_GROUP events queued ahead of ours, one
-        # transaction may not reach it.
-        while not pending.done:
-            _decide(ctx, cluster_id, [], all_or_nothing=False)
+    # A loop: one round may not reach our event (more than MAX_GROUP queued ahead of it, or
+    # its cluster held by a batch or a read when the round claimed the queued clusters).
+    if not ctx.settings.group_across_clusters:  # this cluster's queue only
+        with ctx.groups.exclusive(cluster_id):
+            while not pending.done:
+                _decide(ctx, {cluster_id: []}, all_or_nothing=False, drain=True)
+        return pending.result()
+    while not pending.done:
+        with ctx.groups.leading(MAX_STREAMS, lambda: pending.done) as claimed:
+            if claimed:
+                _decide(ctx, {cid: [] for cid in claimed}, all_or_nothing=False, drain=True)
+        if not pending.done:
+            ctx.groups.wait_for(cluster_id)
     return pending.result()
 
 
@@ -129,160 +144,213 @@ def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any
                             errors=[{"field": "events", "message": "duplicate event_id"}])
     group = [Pending(e, request_hash(e)) for e in events]
     with ctx.groups.exclusive(cluster_id):
-        _decide(ctx, cluster_id, group, all_or_nothing=True)
+        _decide(ctx, {cluster_id: group}, all_or_nothing=True, drain=False)
     return [p.result() for p in group]
 
 
-def _decide(ctx: ServiceContext, cluster_id: str, group: list[Pending],
-            all_or_nothing: bool) -> None:
-    """Decide a group in one transaction; on return every member is done (answer or error).
+def _decide(ctx: ServiceContext, groups: dict[str, list[Pending]], all_or_nothing: bool,
+            drain: bool) -> None:
+    """Decide the groups of one or more clusters in one transaction; on return every member
+    is done (answer or error).
 
-    An empty ``group`` means: take the queued single events once the row lock is held, so the
-    group also holds everything that arrived while this transaction waited for the lock.
+    ``drain``: the groups start empty and take their clusters' queued single events once the
+    cluster's row lock is held, so they also hold everything that arrived meanwhile.
 
-    When one event crashes the engine, the transaction rolls back, the engine is not checked
-    back in (the next checkout reloads it from the log), that event and its same-request twins
+    When one event crashes an engine, the transaction rolls back, no engine of it is checked
+    back in (the next checkout reloads from the log), that event and its same-request twins
     get the error, and the rest are decided again in a new transaction. Each round removes at
-    least one event, so there are at most ``len(group)`` rounds.
+    least one event, so there are at most as many rounds as events.
     """
-    drain = not group
+    drained: set[str] = set()
     while True:
         try:
-            item = _decide_in_transaction(ctx, cluster_id, group, all_or_nothing, drain)
+            parts = _decide_in_transaction(ctx, groups, all_or_nothing, drain, drained)
         except _Poisoned as poisoned:
             bad = poisoned.pending
             log.error("event crashed the engine; decided without it",
-                      exc_info=poisoned.exc, extra={"cluster_id": cluster_id,
+                      exc_info=poisoned.exc, extra={"cluster_id": poisoned.cluster_id,
                                                     "event_id": bad.event["event_id"]})
             if all_or_nothing:
                 raise poisoned.exc from None
             # A retry of the crashing request (same id and body) would crash the same way.
-            for p in group:
+            for p in groups[poisoned.cluster_id]:
                 if p is bad or (p.event["event_id"] == bad.event["event_id"]
                                 and p.hash == bad.hash):
                     p.answer, p.error, p.twin, p.done = None, poisoned.exc, None, True
-            group[:] = [p for p in group if not p.done]
-            for p in group:  # decided afresh: answers of the rolled-back round were never real
-                p.answer, p.error, p.twin = None, None, None
-            if not group:
+            for group in groups.values():
+                group[:] = [p for p in group if not p.done]
+                for p in group:  # decided afresh: the rolled-back round's answers never were
+                    p.answer, p.error, p.twin = None, None, None
+            if not any(groups.values()):
                 return
             drain = False
             continue
         except BaseException as exc:
-            if drain and not group:  # failed before draining: the queued events share the fate
-                group.extend(ctx.groups.drain(cluster_id, MAX_GROUP))
-            for p in group:
-                if not p.done:
-                    p.error, p.done = exc, True
+            if drain:  # failed before draining some: their queued events share the fate
+                for cid in groups.keys() - drained:
+                    groups[cid].extend(ctx.groups.drain(cid, MAX_GROUP))
+            for group in groups.values():
+                for p in group:
+                    if not p.done:
+                        p.error, p.done = exc, True
             if all_or_nothing:
                 raise
             return
         break
-    if item is not None:
-        ctx.engines.checkin(cluster_id, item)
-    for p in group:
-        if p.twin is not None:  # same id twice in one group: the second is a retry
-            if p.twin.answer is not None:
-                p.answer = {**p.twin.answer, "replayed": True}
-            else:
-                p.error = p.twin.error
-        p.done = True
+    for cid, item in parts:
+        if item is not None:
+            ctx.engines.checkin(cid, item)
+    for group in groups.values():
+        for p in group:
+            if p.twin is not None:  # same id twice in one group: the second is a retry
+                if p.twin.answer is not None:
+                    p.answer = {**p.twin.answer, "replayed": True}
+                else:
+                    p.error = p.twin.error
+            p.done = True
 
 
-def _decide_in_transaction(ctx: ServiceContext, cluster_id: str, group: list[Pending],
-                           all_or_nothing: bool, drain: bool) -> Loaded | None:
+@dataclass
+class _Part:
+    """One cluster's share of a transaction."""
+
+    cluster: ClusterRow
+    item: Loaded | None
+    rows: list[dict[str, Any]]
+    old_version: int
+
+
+def _decide_in_transaction(ctx: ServiceContext, groups: dict[str, list[Pending]],
+                           all_or_nothing: bool, drain: bool, drained: set[str]
+                           ) -> list[tuple[str, Loaded | None]]:
+    parts: list[_Part] = []
     # Not db.begin(): the lock span must hold SQLite's BEGIN IMMEDIATE (its lock wait) and the
     # commit span the COMMIT. Closing the connection rolls back what was not committed.
     with ctx.db.connect() as conn:
-        with ctx.tracing.span(tracing.LOCK_WAIT, {"headroom.cluster_id": cluster_id}):
-            waited = perf_counter()
-            tx = conn.begin()
-            cluster = lock_cluster(conn, ctx.families, cluster_id)
-            ctx.lock_waits.record(cluster_id, perf_counter() - waited)
-        if drain:
-            group.extend(ctx.groups.drain(cluster_id, MAX_GROUP))
-        time = cluster.family.time
-        ids = list({p.event["event_id"] for p in group})
-        old_version = cluster.version
-        item: Loaded | None = None
-        rows: list[dict[str, Any]] = []
-        first: dict[str, Pending] = {}
-        now = utcnow()
-        with ctx.tracing.span(tracing.DECIDE, {
-                "headroom.cluster_id": cluster_id, "headroom.policy_kind": cluster.policy_kind,
-                "headroom.group_size": len(group)}, linked=group) as span:
-            logged = {r.event_id: r for r in conn.execute(
-                select(Event.event_id, Event.seq, Event.request_hash, Event.response)
-                .where(Event.cluster_id == cluster.id, Event.event_id.in_(ids)))}
-            for p in group:
-                eid = p.event["event_id"]
-                row = logged.get(eid)
-                twin = first.get(eid)
-                if (row is not None and row.request_hash != p.hash) or \
-                        (twin is not None and twin.hash != p.hash):
-                    p.error = IdempotencyKeyReused(
-                        f"event_id {eid!r} was already used for another request")
-                elif row is not None:
-                    p.answer = _answer(row.response, row.seq, replayed=True)
-                elif twin is not None:
-                    p.twin = twin
+        tx = None
+        # Rows locked in one fixed order (ids sorted) in every transaction of every process:
+        # two transactions never wait for each other in a cycle.
+        for cid in sorted(groups):
+            group = groups[cid]
+            if not drain and not group:
+                continue
+            cluster: ClusterRow | None = None
+            with ctx.tracing.span(tracing.LOCK_WAIT, {"headroom.cluster_id": cid}):
+                waited = perf_counter()
+                if tx is None:
+                    tx = conn.begin()
+                try:
+                    cluster = lock_cluster(conn, ctx.families, cid)
+                except ClusterNotFound as exc:
+                    if all_or_nothing:
+                        raise
+                    missing = exc
                 else:
-                    first[eid] = p
-                    if item is None:
-                        item = ctx.engines.checkout(conn, cluster)
-                    request = _semantic(p.event)
-                    try:
-                        if time is not None:  # the log keeps the prepared request, for replay
-                            prepared = time.prepare(item.engine, cluster.created_at, request)
-                            if isinstance(prepared, NothingToDo):  # changes nothing: not logged
-                                p.answer = {**prepared.decision.to_dict(), "event_seq": None,
-                                            "replayed": False, "dry_run": False}
-                                continue
-                            request = prepared
-                        response = item.engine.apply(request).to_dict()
-                        # No log can hold NaN or Infinity (Postgres' json refuses the whole
-                        # group's insert; SQLite would keep a log Postgres cannot load): a bug
-                        # in the engine.
-                        json.dumps(response, allow_nan=False)  # ValueError: handled below
-                    except PolicyError as exc:  # refused before mutating (engine contract)
-                        p.error = from_policy_error(exc)
-                    except Exception as exc:  # a bug: the engine may be half-changed
-                        raise _Poisoned(p, exc) from exc
-                    else:
-                        item.version += 1
-                        rows.append({"cluster_id": cluster.id, "seq": item.version,
-                                     "event_id": eid, "kind": p.event["kind"],
-                                     "request_hash": p.hash, "request": request,
-                                     "decision": response["decision"], "response": response,
-                                     "created_at": now})
-                        p.answer = _answer(response, item.version, replayed=False)
-                if p.error is not None and all_or_nothing:
-                    if item is not None and item.version == old_version:
-                        ctx.engines.checkin(cluster_id, item)  # untouched: worth keeping
-                    raise at_event(p.error, group.index(p), eid)  # a batch: in request order
-            if span.is_recording():  # counting costs a pass over the group
-                span.set_attributes(tracing.outcomes(group))
+                    ctx.lock_waits.record(cid, perf_counter() - waited)
+            if drain:
+                group.extend(ctx.groups.drain(cid, MAX_GROUP))
+                drained.add(cid)
+            if cluster is None:  # deleted while its events queued: they alone fail
+                for p in group:
+                    p.error, p.done = missing, True
+                continue
+            parts.append(_decide_group(ctx, conn, cluster, group, all_or_nothing))
 
-        with ctx.tracing.span(tracing.COMMIT, {"headroom.cluster_id": cluster_id,
-                                               "headroom.events_written": len(rows)}):
-            if rows:
-                # executemany of one cached statement; a multi-VALUES INSERT was measured slower
-                # (3,300 against 5,500 batched decisions/s): SQLAlchemy compiles it afresh per size.
-                conn.execute(insert(Event), rows)
-                # Compare-and-set: the row lock already serialises writers; this makes a broken
-                # lock (or a code path that forgot it) fail loudly instead of losing an update.
-                done = conn.execute(
-                    update(Cluster).where(Cluster.id == cluster.id, Cluster.version == old_version)
-                    .values(version=item.version))
-                if done.rowcount != 1:
-                    raise Conflict(f"cluster {cluster_id} changed concurrently; retry")
-                every = ctx.settings.snapshot_every
-                if item.version // every > old_version // every:
-                    write_snapshot(conn, cluster, item)
-            tx.commit()
+        written = sum(len(part.rows) for part in parts)
+        with ctx.tracing.span(tracing.COMMIT, {"headroom.cluster_id": ",".join(groups),
+                                               "headroom.events_written": written}):
+            for part in parts:
+                if part.rows:
+                    _write(ctx, conn, part)
+            if tx is not None:
+                tx.commit()
     # Committed: only now are the answers real.
-    ctx.metrics.committed(cluster, item, rows)
-    return item
+    for part in parts:
+        ctx.metrics.committed(part.cluster, part.item, part.rows)
+    return [(part.cluster.id, part.item) for part in parts]
+
+
+def _decide_group(ctx: ServiceContext, conn: Connection, cluster: ClusterRow,
+                  group: list[Pending], all_or_nothing: bool) -> _Part:
+    """Decide one cluster's events on its engine (the row is locked); nothing written yet."""
+    time = cluster.family.time
+    ids = list({p.event["event_id"] for p in group})
+    part = _Part(cluster, None, [], cluster.version)
+    first: dict[str, Pending] = {}
+    now = utcnow()
+    with ctx.tracing.span(tracing.DECIDE, {
+            "headroom.cluster_id": cluster.id, "headroom.policy_kind": cluster.policy_kind,
+            "headroom.group_size": len(group)}, linked=group) as span:
+        logged = {r.event_id: r for r in logged_events(conn, cluster.id, ids)}
+        for p in group:
+            eid = p.event["event_id"]
+            row = logged.get(eid)
+            twin = first.get(eid)
+            if (row is not None and row.request_hash != p.hash) or \
+                    (twin is not None and twin.hash != p.hash):
+                p.error = IdempotencyKeyReused(
+                    f"event_id {eid!r} was already used for another request")
+            elif row is not None:
+                p.answer = _answer(row.response, row.seq, replayed=True)
+            elif twin is not None:
+                p.twin = twin
+            else:
+                first[eid] = p
+                if part.item is None:
+                    part.item = ctx.engines.checkout(conn, cluster)
+                item = part.item
+                request = _semantic(p.event)
+                try:
+                    if time is not None:  # the log keeps the prepared request, for replay
+                        prepared = time.prepare(item.engine, cluster.created_at, request)
+                        if isinstance(prepared, NothingToDo):  # changes nothing: not logged
+                            p.answer = {**prepared.decision.to_dict(), "event_seq": None,
+                                        "replayed": False, "dry_run": False}
+                            continue
+                        request = prepared
+                    response = item.engine.apply(request).to_dict()
+                    # No log can hold NaN or Infinity (Postgres' json refuses the whole
+                    # group's insert; SQLite would keep a log Postgres cannot load): a bug
+                    # in the engine.
+                    json.dumps(response, allow_nan=False)  # ValueError: handled below
+                except PolicyError as exc:  # refused before mutating (engine contract)
+                    p.error = from_policy_error(exc)
+                except Exception as exc:  # a bug: the engine may be half-changed
+                    raise _Poisoned(cluster.id, p, exc) from exc
+                else:
+                    item.version += 1
+                    part.rows.append({"cluster_id": cluster.id, "seq": item.version,
+                                      "event_id": eid, "kind": p.event["kind"],
+                                      "request_hash": p.hash, "request": request,
+                                      "decision": response["decision"], "response": response,
+                                      "created_at": now})
+                    p.answer = _answer(response, item.version, replayed=False)
+            if p.error is not None and all_or_nothing:
+                if part.item is not None and part.item.version == part.old_version:
+                    ctx.engines.checkin(cluster.id, part.item)  # untouched: worth keeping
+                raise at_event(p.error, group.index(p), eid)  # a batch: in request order
+        if span.is_recording():  # counting costs a pass over the group
+            span.set_attributes(tracing.outcomes(group))
+    return part
+
+
+def _write(ctx: ServiceContext, conn: Connection, part: _Part) -> None:
+    """Append one cluster's decided events to the log and advance its version."""
+    cluster, item = part.cluster, part.item
+    assert item is not None
+    # executemany of one cached statement; a multi-VALUES INSERT was measured slower
+    # (3,300 against 5,500 batched decisions/s): SQLAlchemy compiles it afresh per size.
+    conn.execute(insert(Event), part.rows)
+    # Compare-and-set: the row lock already serialises writers; this makes a broken lock (or
+    # a code path that forgot it) fail loudly instead of losing an update.
+    done = conn.execute(
+        update(Cluster).where(Cluster.id == cluster.id, Cluster.version == part.old_version)
+        .values(version=item.version))
+    if done.rowcount != 1:
+        raise Conflict(f"cluster {cluster.id} changed concurrently; retry")
+    every = ctx.settings.snapshot_every
+    if item.version // every > part.old_version // every:
+        write_snapshot(conn, cluster, item)
 
 
 def _semantic(event: dict[str, Any]) -> dict[str, Any]:

@@ -107,3 +107,43 @@ def test_more_queued_events_than_one_group_all_get_answers(db_url, monkeypatch):
     with ThreadPoolExecutor(max_workers=12) as pool:
         answers = list(pool.map(post, range(36)))
     assert sorted(a["event_seq"] for a in answers) == list(range(1, 37))
+
+
+def _tamper_server(app, cid: str, seq: int, server: str) -> None:
+    with app.state.ctx.sessions() as s, s.begin():
+        row = s.scalars(select(Event).where(Event.cluster_id == cid, Event.seq == seq)).one()
+        s.execute(update(Event).where(Event.cluster_id == cid, Event.seq == seq).values(
+            response={**row.response, "server_id": server}))
+
+
+@pytest.mark.parametrize("verify_every,tampered,server,detected", [
+    (1, 3, "rack-4", True),   # every caught-up event decided again: any lie is found
+    (4, 4, "rack-4", True),   # sampled: the 4th event is decided again
+    (8, 3, "rack-1", True),   # followed, but onto a full server: the state cannot take it
+    (8, 3, "rack-4", False),  # followed: the log is the truth, and the follower agrees with it
+])
+def test_hot_catch_up_verifies_the_sampled_events(db_url, verify_every, tampered, server,
+                                                  detected):
+    """A process whose cached engine is behind decides again every ``verify_every``-th event
+    it catches up on and follows the logged answer of the others; its catch-up is counted."""
+    settings = make_settings(db_url, catch_up_verify_every=verify_every)
+    a, b = (create_app(settings, configure_logs=False) for _ in range(2))
+    with admin_client(a) as ca, admin_client(b) as cb:
+        cid = ca.post("/v1/clusters", json=cluster_spec(servers=5)).json()["id"]
+        assert cb.get(f"/v1/clusters/{cid}/state").status_code == 200  # b caches the engine
+        for i in range(4):  # decided by a: one large job fills a server, rack-0 to rack-3
+            assert ca.post(f"/v1/clusters/{cid}/arrivals", json={
+                "event_id": f"e{i}", "job_id": f"j{i}", "job_type": "large"}
+            ).json()["server_id"] == f"rack-{i}"
+        _tamper_server(a, cid, tampered, server)
+        replays = b.state.ctx.metrics.catch_up_replays
+        before = replays._value.get()
+        r = cb.get(f"/v1/clusters/{cid}/state")
+        assert replays._value.get() == before + 4
+        if detected:
+            assert_problem(r, 500, "state_divergence")
+        else:
+            assert r.status_code == 200
+            view = cb.get(f"/v1/clusters/{cid}/servers/{server}").json()
+            assert view["jobs"] == [f"j{tampered - 1}"]
+    assert b.state.ctx.engines.loads == 1
