@@ -145,13 +145,14 @@ def _haproxy_sections() -> dict[str, list[str]]:
 def test_haproxy_config_hashes_the_cluster_id_consistently_over_every_backend():
     sections = _haproxy_sections()
     by_cluster = sections["backend by_cluster"]
-    # /v1/clusters/{id}/... and /v1/reservations/{id}/...: the id is the 4th "/" field.
-    assert "balance hash path,field(4,/)" in by_cluster
+    # /v1/clusters/{id}/... and /v1/reservations/{id}/...: the id is the 4th "/" field, once
+    # the Kubernetes routes' /kubernetes/{key} prefix is dropped.
+    assert "balance hash path,regsub(^/v1/kubernetes/[^/]+/,/v1/),field(4,/)" in by_cluster
     assert "hash-type consistent" in by_cluster
     frontend = next(v for k, v in sections.items() if k.startswith("frontend"))
     assert "use_backend by_cluster if names_one" in frontend
     acl = next(line for line in frontend if line.startswith("acl names_one"))
-    assert acl.endswith("^/v1/(clusters|reservations)/[^/]+")
+    assert acl.endswith("^/v1/(kubernetes/[^/]+/)?(clusters|reservations)/[^/]+")
     servers = {b: [line for line in lines if line.startswith("server ")]
                for b, lines in sections.items() if b.startswith("backend")}
     expected = [f'server app{n} "${{HEADROOM_BACKEND_{n}}}"' for n in range(1, len(APPS) + 1)]
@@ -166,7 +167,8 @@ def test_haproxy_config_hashes_the_cluster_id_consistently_over_every_backend():
     assert per_cluster
     for path in per_cluster:
         assert pattern.match(path), path
-        assert re.fullmatch(r"\{(cluster|reservation)_id\}", path.split("/")[3]), path
+        hashed = re.sub(r"^/v1/kubernetes/[^/]+/", "/v1/", path)  # what regsub does
+        assert re.fullmatch(r"\{(cluster|reservation)_id\}", hashed.split("/")[3]), path
 
 
 def test_haproxy_accepts_the_shipped_config():
