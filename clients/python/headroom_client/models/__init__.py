@@ -20,6 +20,8 @@ from .departure_in import DepartureIn
 from .deployment_in import DeploymentIn
 from .deployment_prior import DeploymentPrior
 from .dra_policy import DraPolicy
+from .dra_policy_migrations_type_1 import DraPolicyMigrationsType1
+from .dra_policy_preemption_type_1 import DraPolicyPreemptionType1
 from .event_page import EventPage
 from .first_fit_policy import FirstFitPolicy
 from .gamma_priors import GammaPriors
@@ -51,6 +53,9 @@ from .livez_response_livez import LivezResponseLivez
 from .logged_event import LoggedEvent
 from .logged_event_request import LoggedEventRequest
 from .logged_event_response import LoggedEventResponse
+from .migration_budget import MigrationBudget
+from .migration_budget_clock import MigrationBudgetClock
+from .migration_budget_per import MigrationBudgetPer
 from .migration_out import MigrationOut
 from .moment_cluster_create import MomentClusterCreate
 from .moment_policy import MomentPolicy
@@ -78,7 +83,10 @@ from .queue_arrival_out_decision import QueueArrivalOutDecision
 from .queue_release_out import QueueReleaseOut
 from .reconfiguration_out import ReconfigurationOut
 from .reconfiguration_out_configuration import ReconfigurationOutConfiguration
+from .refresh_band import RefreshBand
+from .refresh_every import RefreshEvery
 from .release_out import ReleaseOut
+from .release_out_details import ReleaseOutDetails
 from .reservation_create import ReservationCreate
 from .reservation_create_initial_type_0 import ReservationCreateInitialType0
 from .reservation_exponent import ReservationExponent
@@ -131,6 +139,8 @@ __all__ = (
     "DeploymentIn",
     "DeploymentPrior",
     "DraPolicy",
+    "DraPolicyMigrationsType1",
+    "DraPolicyPreemptionType1",
     "EventPage",
     "FirstFitPolicy",
     "GammaPriors",
@@ -162,6 +172,9 @@ __all__ = (
     "LoggedEvent",
     "LoggedEventRequest",
     "LoggedEventResponse",
+    "MigrationBudget",
+    "MigrationBudgetClock",
+    "MigrationBudgetPer",
     "MigrationOut",
     "MomentClusterCreate",
     "MomentPolicy",
@@ -189,7 +202,10 @@ __all__ = (
     "QueueReleaseOut",
     "ReconfigurationOut",
     "ReconfigurationOutConfiguration",
+    "RefreshBand",
+    "RefreshEvery",
     "ReleaseOut",
+    "ReleaseOutDetails",
     "ReservationCreate",
     "ReservationCreateInitialType0",
     "ReservationExponent",
