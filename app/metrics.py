@@ -72,6 +72,13 @@ class Metrics:
         self.migrations = Counter(
             "headroom_migrations", "Jobs a committed decision migrated (DRA after a departure; "
             "no other policy migrates, so no label).", registry=r)
+        self.migrations_skipped = Counter(
+            "headroom_migrations_skipped", "Migrations DRA would have made but its "
+            "migration_budget had no token for.", registry=r)
+        self.migrations_per_departure = Gauge(
+            "headroom_migrations_per_departure", "A DRA cluster's migrations per departure "
+            "since its engine's counts began (its creation, or a snapshot taken before the "
+            "count existed).", ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.group_size = Histogram(
             "headroom_group_commit_size", "Decisions committed per transaction (group commit).",
             buckets=GROUP_BUCKETS, registry=r)
@@ -134,6 +141,8 @@ class Metrics:
                                   response.get("reason") or "").inc()
             if response.get("migration"):
                 self.migrations.inc()
+            if (response.get("details") or {}).get("migration_skipped"):
+                self.migrations_skipped.inc()
         if item is not None and self._may_label(cluster.id):
             self._cluster_gauges(cluster.id, item.engine, rows[-1]["response"])
 
@@ -165,6 +174,9 @@ class Metrics:
                 self.scale_out_failure.labels(cluster_id).set(response["sla_failure_rate"])
             if engine.sla is not None:
                 self.scale_out_sla.labels(cluster_id).set(engine.sla)
+        elif (ratio := (response.get("details") or {}).get("migrations_per_departure")
+              ) is not None:  # a DRA departure
+            self.migrations_per_departure.labels(cluster_id).set(ratio)
         elif isinstance(engine, ReservationFamily):
             for spec in engine.engine.resources:
                 self.epsilon.labels(cluster_id, spec.name).set(spec.epsilon)

@@ -14,9 +14,12 @@ from app.api.schemas.clusters import (
 from app.api.schemas.events import PlacementOut, ReleaseOut
 from app.families.base import Family
 from app.policies.placement import PlacementFamily
+from app.service.budget_clock import BudgetClock
 
 PLACEMENT = Family(
     name="placement", engine=PlacementFamily, collection="clusters",
     policy_models=(DraPolicy, FirstFitPolicy, BestFitPolicy, PowerOfDPolicy),
     create_model=ClusterCreate, routers=(jobs.router, kubernetes.extender_router),
-    answers={"arrival": PlacementOut, "departure": ReleaseOut})
+    answers={"arrival": PlacementOut, "departure": ReleaseOut},
+    # Time only for DRA's migration budget (a no-op for every other placement cluster).
+    time=BudgetClock(), needs_created_at=True)

@@ -84,6 +84,7 @@ class Release:
     server_id: str
     migration: Migration | None = None
     reconfigured: list[Reconfiguration] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)  # DRA: the migration tally
 
     def to_dict(self) -> dict[str, Any]:
         m = self.migration
@@ -93,6 +94,7 @@ class Release:
                                                  "from_server_id": m.from_server_id,
                                                  "to_server_id": m.to_server_id},
             "reconfigured": [r.to_dict() for r in self.reconfigured],
+            "details": self.details,
         }
 
 

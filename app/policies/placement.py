@@ -9,7 +9,7 @@ from typing import Any, Self
 import numpy as np
 
 from app.policies.base import Placement, PlacementEngine, Release
-from app.policies.errors import ClockRefused, DuplicateJob, NoDryRun
+from app.policies.errors import ClockRefused, DuplicateJob, NoDryRun, UnknownJob
 from app.policies.model import cluster_model
 from app.policies.protocol import Event, FamilyEngine, Spec
 from app.policies.registry import PLACEMENT_ENGINES
@@ -21,7 +21,8 @@ def _params(spec: Spec) -> dict[str, Any]:
 
 def _no_time(event: Event) -> None:
     if event.get("at") is not None:
-        raise ClockRefused("at", "a placement cluster decides at once and takes no time")
+        raise ClockRefused("at", "a placement cluster decides at once and takes no time "
+                           "(only DRA with a migration_budget takes it)")
 
 
 class PlacementFamily(FamilyEngine[PlacementEngine]):
@@ -39,8 +40,37 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
         engine_class = PLACEMENT_ENGINES[spec["policy"]["kind"]]
         return cls(engine_class.from_state(cluster_model(spec), _params(spec), dict(state)))
 
+    @property
+    def clock(self) -> str | None:
+        """Who keeps time: "wall" (the service), "client", or None (no time taken)."""
+        budget = getattr(getattr(self.engine, "opts", None), "budget", None)
+        return None if budget is None else budget.clock
+
+    def _take_time(self, event: Event) -> None:
+        """Check the event and its ``at``, then bring the engine's clock to it: refilling the
+        budget is a change, so everything the engine would refuse is refused first."""
+        at = event.get("at")
+        if at is None:
+            raise ClockRefused("at", "required: this cluster's migration budget runs on its "
+                               "clients' clock")
+        engine = self.engine
+        if event["kind"] == "arrival":
+            if event["job_id"] in engine.jobs:
+                raise DuplicateJob(event["job_id"])
+            engine.model.type_index(event["job_type"])  # UnknownJobType
+        elif event["job_id"] not in engine.jobs:
+            raise UnknownJob(event["job_id"])
+        now = engine.now  # type: ignore[attr-defined]
+        if at < now:
+            raise ClockRefused("at", f"{at:g} is before the cluster's clock ({now:g}); "
+                               "times never decrease")
+        engine.observe_time(at)  # type: ignore[attr-defined]
+
     def apply(self, event: Event) -> Placement | Release:
-        _no_time(event)
+        if self.clock is None:
+            _no_time(event)
+        else:
+            self._take_time(event)
         if event["kind"] == "arrival":
             return self.engine.arrive(event["job_id"], event["job_type"])
         return self.engine.depart(event["job_id"])
@@ -60,7 +90,8 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
     def dry_run(self, event: Event) -> Placement:
         if event["kind"] != "arrival":
             raise NoDryRun("only arrivals can be dry-run")
-        _no_time(event)
+        if self.clock is None:
+            _no_time(event)  # with a budget, an arrival's time changes no decision
         if event["job_id"] in self.engine.jobs:
             raise DuplicateJob(event["job_id"])
         return self.engine.decide_arrival(event["job_type"])

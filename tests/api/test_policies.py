@@ -13,6 +13,10 @@ POLICIES = [
     {"kind": "dra"},
     {"kind": "dra", "reservation": {"slots": 2}, "migrations": False},
     {"kind": "dra", "preemption": True},
+    {"kind": "dra", "migrations": "off_drain", "preemption": "admit",
+     "gpa_refresh": {"band": 0.5}},
+    {"kind": "dra", "gpa_refresh": {"every_events": 3},
+     "migration_budget": {"rate": 1, "per": "server", "burst": 2}},
 ]
 
 

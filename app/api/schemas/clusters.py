@@ -44,11 +44,36 @@ class PowerOfDPolicy(StrictModel):
 
 
 class ReservationExponent(StrictModel):
-    b: float = Field(0.5, ge=0, le=10, description="g(L) = ln(L)^(1+b) reserved slots per type.")
+    # b > 0: Theorem 3 needs g(L) = ω(log L). Checked here, at declaration, not by the engine:
+    # clusters declared with b = 0 before this rule still load and replay.
+    b: float = Field(0.5, gt=0, le=10, description="g(L) = ln(L)^(1+b) reserved slots per type; "
+                     "b > 0 (Theorem 3 needs g(L) to grow faster than log L).")
 
 
 class ReservationSlots(StrictModel):
     slots: float = Field(gt=0, le=1e9, description="A fixed number of reserved slots per type.")
+
+
+class RefreshEvery(StrictModel):
+    every_events: int = Field(ge=1, le=1_000_000, description="Refresh GPA's targets after "
+                              "every n-th admission or departure.")
+
+
+class RefreshBand(StrictModel):
+    band: float = Field(ge=0, lt=1, description="Refresh GPA's targets when some type's jobs "
+                        "in system plus g(L) differ from the targets' input by more than band "
+                        "times g(L) (below 1, or a type whose slots are full never grows).")
+
+
+class MigrationBudget(StrictModel):
+    rate: float = Field(gt=0, le=1e9, description="Migrations per time unit (per server with "
+                        "per=server, for the whole cluster with per=cluster).")
+    per: Literal["server", "cluster"] = "cluster"
+    burst: float | None = Field(None, ge=1, le=1e9, description="Bucket size in migrations "
+                                "(default: one time unit's worth, at least 1).")
+    clock: Literal["wall", "client"] = Field(
+        "wall", description="wall: time is seconds since the cluster's creation, stamped by "
+        "the service into each logged event; client: every event carries `at`.")
 
 
 class DraPolicy(StrictModel):
@@ -58,10 +83,32 @@ class DraPolicy(StrictModel):
     reservation: ReservationExponent | ReservationSlots = Field(
         default_factory=ReservationExponent,
         description="The reservation factor g(L): {\"b\": 0.5} or {\"slots\": n}.")
-    migrations: bool = Field(True, description="Migrate a job from the Reject Group into a "
-                             "slot freed in the Accept Group (false: never migrate, §8).")
-    preemption: bool = Field(False, description="DRA+Preemption (§7.2): a rejected job of "
-                             "priority >= 1 preempts priority-0 jobs, smallest first.")
+    migrations: bool | Literal["on", "off_no_drain", "off_drain"] = Field(
+        "on", description="on (true): after a departure from the Accept Group, migrate a job "
+        "of its type from the Reject Group into the freed slot. off_no_drain (false, the old "
+        "spelling): never migrate and keep DRA's Reject Group (one server per configuration); "
+        "does not converge after a change in the mix. off_drain (§8): never migrate, and every "
+        "server beyond GPA's targets (rank J+1) takes no new job until it empties.")
+    preemption: bool | Literal["off", "rebuild", "admit"] = Field(
+        "off", description="rebuild (true, §7.2): a rejected job of priority >= 1 preempts "
+        "priority-0 Reject-Group jobs, smallest first, up to g(L) times its size, and stays "
+        "rejected. admit: a rejected job of priority p >= 1 preempts jobs of priority < p on "
+        "the server where that makes it fit losing the least reward, and is placed there.")
+    gpa_refresh: Literal["every_event"] | RefreshEvery | RefreshBand = Field(
+        "every_event", description="When GPA's targets follow the jobs in the system: after "
+        "every admission and departure (the paper), every n of them, or when some type's "
+        "count moves more than a band from the targets in use (hysteresis). Fewer target "
+        "changes mean fewer Reject-Group servers, hence fewer migrations.")
+    migration_budget: MigrationBudget | None = Field(
+        None, description="At most `rate` migrations per time unit (per server or per "
+        "cluster), as a token bucket of `burst` tokens; a departure with no token left "
+        "migrates nothing.")
+
+    @model_validator(mode="after")
+    def _budget_needs_migrations(self) -> DraPolicy:
+        if self.migration_budget is not None and self.migrations not in (True, "on"):
+            raise ValueError("migration_budget limits migrations: it needs migrations \"on\"")
+        return self
 
 
 # Placement policies answer at once (placed / rejected); queue policies (RMS and the greedy

@@ -10,8 +10,9 @@ from pydantic import BaseModel, Discriminator, Field, Tag
 from app.api.schemas.common import ClientId, Delivery, Instant, Name, SegmentId, StrictModel
 from app.api.schemas.queues import QueueArrivalOut, QueueReleaseOut
 
-AT_DOC = ("Queued clusters with the client clock only: when the event happened (time units, "
-          "never decreasing). Placement clusters and the wall clock refuse it.")
+AT_DOC = ("Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock "
+          "migration budget): when the event happened (time units, never decreasing). Other "
+          "placement clusters and the wall clock refuse it.")
 
 EVENT_ID_DOC = ("Idempotency key of this event, unique per cluster. A retry with the same id "
                 "and body returns the stored decision; with another body it is a 409. May be "
@@ -99,6 +100,9 @@ class ReleaseOut(Delivery):
     server_id: str
     migration: MigrationOut | None = None
     reconfigured: list[ReconfigurationOut] = []
+    details: dict[str, Any] = Field(
+        {}, description="DRA: migrations and departures so far, migrations_per_departure, "
+        "and migration_skipped (\"migration_budget\" when the budget had no token).")
 
 
 def _answer_kind(v: Any) -> str:

@@ -52,6 +52,7 @@ class CRA:
         self.clock = 0
         self.gpa_cids: list[int] = []
         self.istar = self.J
+        self.dirty: set[int] = set()  # configurations changed outside a pass (see reassign)
         for k in sorted(orders, key=space.order_key, reverse=True):
             c = self.config_id(k)
             for s in orders[k]:
@@ -124,7 +125,8 @@ class CRA:
         server), unless ``full`` (after a rebuild)."""
         plan = gpa(self.space, y_hat, self.L)
         pos, target = self.pos, self.target
-        touched = set(self.gpa_cids)
+        touched = set(self.gpa_cids) | self.dirty
+        self.dirty = set()
         for c in self.gpa_cids:
             pos[c] = target[c] = 0
         order = [self.config_id(k) for k, _ in plan]
@@ -148,6 +150,7 @@ class CRA:
                 touched.add(old)
                 deficit -= 1
         self.istar = istar
+        self.touched = touched  # configurations whose ranks may have changed (see engine)
         if full:
             touched.update(range(len(self.cfgs)))
         changed: set[int] = set()
@@ -181,8 +184,9 @@ class CRA:
                 best_key = key
         return -1 if best_key is None else best_key[2]
 
-    def reassign(self, s: int, c: int) -> None:
-        """Move empty server s to configuration c as its index 1."""
+    def reassign(self, s: int, c: int, empty: bool = True) -> None:
+        """Move server s (empty, unless preemption admitted a job there) to configuration c
+        as its index 1."""
         old = self.cfg_of[s]
         self.members[old].remove(s)
         self.mark_occupied(s)  # leaves old's empty heap
@@ -190,7 +194,17 @@ class CRA:
         self.stamp[s] = self.clock
         self.cfg_of[s] = c
         self.members[c].push(s)
-        self.mark_empty(s)
+        if empty:
+            self.mark_empty(s)
+        else:  # outside a pass: the next pass must reclassify both configurations
+            self.dirty.update((old, c))
+
+    def excess(self, c: int) -> list[int]:
+        """Configuration c's rank-(J+1) servers: all of them outside GPA's output, else its
+        X − X̂ most recent (§4)."""
+        mem = self.members[c]
+        n = len(mem) if not self.pos[c] else len(mem) - self.target[c]
+        return mem.newest_n(n) if n > 0 else []
 
     def _classify(self, c: int) -> None:
         s = self.members[c].newest()

@@ -4,9 +4,13 @@
   smallest server number among them), else rejected; CRA reruns after an admission.
 - Departure from an Accept-Group server: if migrations are on and RG_j exists (the
   highest-rank Reject-Group server holding a type-j job; ties to the smallest server number),
-  its type-j job of smallest id moves into the freed slot. CRA reruns after every departure.
+  its type-j job of smallest id moves into the freed slot, unless the migration budget has no
+  token left. CRA reruns after every departure.
+- Operator controls (``params``): GPA's input Ŷ refreshed every event, every n events or
+  outside a hysteresis band; a token-bucket migration budget on event times; §8's draining
+  no-migration mode (every rank-(J+1) server is in the Reject Group).
 - Ŷ = Y + g(L)·1 (4.1). Parameters and g(L): ``app.policies.dra.params``.
-- DRA+Preemption (§7.2, ``preemption: true``): when an arrival of priority >= 1 is rejected,
+- DRA+Preemption (§7.2, ``preemption: "rebuild"``, formerly ``true``): when an arrival of priority >= 1 is rejected,
   priority-0 jobs are preempted "the same way [DRA] finds jobs to migrate", i.e. from the
   Reject Group, smallest size first (then highest-rank server, smallest server number,
   smallest job id), until their total size reaches g(L)·s_j or none is left. The arriving job
@@ -14,6 +18,12 @@
   the arrivals that follow, not to admit this one (which would need s_j, not g(L)·s_j).
   A job's size is its largest demand as a fraction of server capacity (§7.2 sizes jobs by
   their largest requested resource). CRA then reassigns the servers that emptied.
+- ``preemption: "admit"``: a rejected job of priority p >= 1 is admitted on the one server
+  where preempting jobs of priority < p (smallest size first, then smallest id) makes it fit
+  by resources, choosing the server that loses the least reward (then the fewest jobs,
+  Reject-Group servers first, smallest server number). If the server's jobs no longer fit
+  its configuration's slots, the server takes its jobs as its configuration (as at
+  initialisation) until it empties and CRA reassigns it.
 - Server pools: the paper's servers are identical. Pools with equal capacity vectors are one
   DRA system (servers in model order); pools of different capacities raise ValueError.
 - Initialization (§4): ``from_placements`` builds the engine from running jobs; a server with
@@ -68,8 +78,18 @@ class DRAEngine(PlacementEngine):
                      for t in types]
         self._names = [t.name for t in types]
         self._ready = False
+        L = model.num_servers
+        # Ŷ in use (GPA's input; None: not chosen yet) and events since it was refreshed.
+        self._y_used: list[float] | None = None
+        self._since_refresh = 0
+        self.migration_count = self.departure_count = self.skipped_for_budget = 0
+        self.preemption_count = 0
+        budget = self.opts.budget
+        self.now = 0.0  # the last event time (used only by the migration budget)
+        self.tokens = budget.burst if budget is not None else 0.0
+        self._drained = [False] * L  # off_drain: rank-(J+1) servers outside the index-1 RG
+        self._drained_of: dict[int, list[int]] = {}
         if _orders != "defer":
-            L = model.num_servers
             self._setup({self.space.zero: list(range(L - 1, -1, -1))} if _orders is None
                         else _orders)
 
@@ -91,6 +111,20 @@ class DRAEngine(PlacementEngine):
                 self._free_total[j] += k[j] - self.counts[s][j]
         self._ready = True
         return self._run_cra(full=True)
+
+    @property
+    def takes_time(self) -> bool:
+        """Whether events carry a time (only the migration budget needs one)."""
+        return self.opts.budget is not None
+
+    def observe_time(self, t: float) -> None:
+        """Refill the migration budget up to event time ``t`` (non-decreasing: the caller
+        checks). Deterministic in the event times, so a replay spends the same tokens."""
+        b = self.opts.budget
+        if b is None or t <= self.now:
+            return
+        self.tokens = min(b.burst, self.tokens + (t - self.now) * b.rate)
+        self.now = t
 
     @classmethod
     def from_placements(cls, model: ClusterModel, params: dict[str, Any] | None,
@@ -129,17 +163,29 @@ class DRAEngine(PlacementEngine):
         return engine
 
     def _extra_state(self) -> Any:
-        return {"orders": [[list(k), servers] for k, servers in self.cra.orders().items()]}
+        return {"orders": [[list(k), servers] for k, servers in self.cra.orders().items()],
+                "y_used": self._y_used, "since_refresh": self._since_refresh,
+                "counts": [self.migration_count, self.departure_count,
+                           self.skipped_for_budget, self.preemption_count],
+                "now": self.now, "tokens": self.tokens}
 
     def _restore_extra(self, extra: Any) -> None:
-        # The saved state is post-CRA and CRA is idempotent, so this reassigns nothing.
+        # The saved state is post-CRA against the saved Ŷ and CRA is idempotent, so this
+        # reassigns nothing. States saved before the controls existed lack the new keys: Ŷ
+        # was then always fresh, and the counters start at the snapshot.
+        self._y_used = extra.get("y_used")
+        self._since_refresh = extra.get("since_refresh", 0)
+        (self.migration_count, self.departure_count, self.skipped_for_budget,
+         self.preemption_count) = extra.get("counts", [0, 0, 0, 0])
+        self.now = extra.get("now", 0.0)
+        self.tokens = extra.get("tokens", self.tokens)
         self._setup({tuple(k): list(servers) for k, servers in extra["orders"]})
 
     # ---- index maintenance --------------------------------------------------------------
 
     def _refresh(self, s: int, j: int) -> None:
         cra = self.cra
-        rg = cra.rg_of[cra.cfg_of[s]] == s
+        rg = cra.rg_of[cra.cfg_of[s]] == s or self._drained[s]
         has = self.counts[s][j]
         self._free[j].set(s, s if not rg and cra.cfgs[cra.cfg_of[s]][j] > has else None)
         if rg and has:
@@ -161,9 +207,46 @@ class DRAEngine(PlacementEngine):
                 self.cra.mark_empty(s)
             self._refresh(s, j)
 
+    def _y_hat(self, full: bool) -> list[float]:
+        """GPA's input: Ŷ = Y + g(L) when due for a refresh, else the Ŷ in use."""
+        g, opts = self.opts.g, self.opts
+        fresh = [y + g for y in self.jobs_per_type]
+        used = self._y_used
+        if used is None:
+            due = True
+        elif full:
+            due = False
+        elif opts.refresh_band is not None:
+            due = max(abs(a - b) for a, b in zip(fresh, used)) > opts.refresh_band * g
+        else:
+            due = self._since_refresh >= opts.refresh_every
+        if due:
+            self._y_used, self._since_refresh = fresh, 0
+        return self._y_used  # type: ignore[return-value]
+
+    def _drain(self, configs: Iterable[int]) -> set[int]:
+        """off_drain: flag the rank-(J+1) servers of ``configs`` (they take no new job);
+        returns the servers whose flag changed. All old flags are cleared before the new
+        ones are set, since a server may have moved between two of these configurations."""
+        cra, flags, before = self.cra, self._drained, {}
+        configs = list(configs)
+        for c in configs:
+            for s in self._drained_of.pop(c, ()):
+                before[s] = True
+                flags[s] = False
+        for c in configs:
+            new = cra.excess(c)
+            if new:
+                self._drained_of[c] = new
+            for s in new:
+                before.setdefault(s, flags[s])
+                flags[s] = True
+        return {s for s, was in before.items() if was != flags[s]}
+
     def _run_cra(self, full: bool = False) -> list:
-        g = self.opts.g
-        reassigned, changed = self.cra.run([y + g for y in self.jobs_per_type], full)
+        reassigned, changed = self.cra.run(self._y_hat(full), full)
+        if self.opts.migrations == "off_drain":
+            changed |= self._drain(self.cra.touched)
         cfgs, J = self.cra.cfgs, self.model.num_types
         for s, old, new in reassigned:
             for j in range(J):
@@ -185,7 +268,17 @@ class DRAEngine(PlacementEngine):
         reason = ("type_fits_no_server" if not self.space.max_reward_entry(1 << j)[1]
                   else "no_free_slot_in_accept_group")
         preempted: list[Preemption] = []
-        if self.opts.preemption and self.model.job_types[j].priority >= 1:
+        mode = self.opts.preemption
+        if mode == "admit" and self.model.job_types[j].priority >= 1:
+            admitted = self._plan_admission(j)
+            if admitted is not None:
+                s, preempted = admitted
+                details = self._placed_details(s, j)
+                details["preempted_reward"] = sum(
+                    self.model.job_types[self.jobs[p.job_id][1]].reward for p in preempted)
+                return Placement("placed", self.model.server_ids[s], "placed_after_preemption",
+                                 details, preempted)
+        if mode == "rebuild" and self.model.job_types[j].priority >= 1:
             preempted = self._plan_preemption(j)
             details["preemption_target_size"] = self.opts.g * self.size[j]
             details["preempted_size"] = sum(self.size[self.jobs[p.job_id][1]] for p in preempted)
@@ -209,12 +302,62 @@ class DRAEngine(PlacementEngine):
             total += size
         return out
 
+    def _plan_admission(self, j: int) -> tuple[int, list[Preemption]] | None:
+        """``preemption: "admit"``: the server and the lower-priority jobs to preempt there
+        so that a type-j job fits, losing the least reward; None if no server can."""
+        model, types = self.model, self.model.job_types
+        demand, prio = types[j].demand, types[j].priority
+        best: tuple[tuple[float, int, int, int], int, list[str]] | None = None
+        for s in range(model.num_servers):
+            lower = sorted((self.size[t], jid) for jid in self.on_server[s]
+                           if types[t := self.jobs[jid][1]].priority < prio)
+            if not lower:
+                continue
+            used, cap, victims, lost = list(self.used[s]), model.capacity(s), [], 0.0
+            for _, jid in lower:
+                t = self.jobs[jid][1]
+                for d, x in enumerate(types[t].demand):
+                    used[d] -= x
+                victims.append(jid)
+                lost += types[t].reward
+                if model.fits(used, demand, cap):
+                    key = (lost, len(victims), 0 if self.cra.in_rg(s) else 1, s)
+                    if best is None or key < best[0]:
+                        best = (key, s, victims)
+                    break
+        if best is None:
+            return None
+        _, s, victims = best
+        sid = model.server_ids[s]
+        return s, [Preemption(jid, self._names[self.jobs[jid][1]], sid) for jid in victims]
+
     def _on_placed(self, job_id: str, s: int, j: int, placement: Placement) -> None:
+        self._since_refresh += 1
+        if placement.preempted:
+            self.preemption_count += len(placement.preempted)
+            self._fit_configuration(s)
         placement.reconfigured = self._run_cra()
 
+    def _fit_configuration(self, s: int) -> None:
+        """After an admission by preemption: if server s holds more jobs of a type than its
+        configuration has slots, its jobs become its configuration (as at initialisation)."""
+        cra, J = self.cra, self.model.num_types
+        old = cra.cfg_of[s]
+        if all(self.counts[s][t] <= cra.cfgs[old][t] for t in range(J)):
+            return
+        new = cra.config_id(tuple(self.counts[s]))
+        cra.reassign(s, new, empty=False)
+        for t in range(J):
+            self._free_total[t] += cra.cfgs[new][t] - cra.cfgs[old][t]
+            self._refresh(s, t)  # the CRA pass that follows reclassifies both configurations
+
     def _on_rejected(self, j: int, placement: Placement) -> None:
+        self._since_refresh += 1
         if placement.preempted:
+            self.preemption_count += len(placement.preempted)
             placement.reconfigured = self._run_cra()
+        elif self.opts.refresh_every > 1 and self._since_refresh >= self.opts.refresh_every:
+            placement.reconfigured = self._run_cra()  # a periodic refresh falls due here
 
     def _rg_with_type(self, j: int) -> int | None:
         """RG_j: the highest-rank Reject-Group server with a type-j job."""
@@ -223,12 +366,32 @@ class DRAEngine(PlacementEngine):
                    default=None)
 
     def _on_departed(self, job_id: str, s: int, j: int, release: Release) -> None:
-        if self.opts.migrations and not self.cra.in_rg(s):
+        self.departure_count += 1
+        self._since_refresh += 1
+        skipped = None
+        if self.opts.migrations == "on" and not self.cra.in_rg(s):
             r = self._rg_with_type(j)
-            if r is not None:
+            if r is not None and self.opts.budget is not None and self.tokens < 1:
+                skipped = "migration_budget"
+                self.skipped_for_budget += 1
+            elif r is not None:
                 moving = min(x for x in self.on_server[r] if self.jobs[x][1] == j)
                 release.migration = self._move(moving, s)
+                self.migration_count += 1
+                if self.opts.budget is not None:
+                    self.tokens -= 1
         release.reconfigured = self._run_cra()
+        release.details = {"migration_skipped": skipped, **self._migration_tally()}
+
+    def _migration_tally(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "migrations": self.migration_count, "departures": self.departure_count,
+            "migrations_per_departure": (self.migration_count / self.departure_count
+                                         if self.departure_count else None)}
+        if self.opts.budget is not None:
+            out["migration_budget_tokens"] = self.tokens
+            out["migrations_skipped_for_budget"] = self.skipped_for_budget
+        return out
 
     # What DRA shows users: decision details, ``describe()`` and ``server_view()``.
     # Configurations are shown as {job type name: slots} with zero entries left out (the empty
@@ -242,9 +405,17 @@ class DRAEngine(PlacementEngine):
         k = self.cra.cfgs[self.cra.cfg_of[s]]
         return Reconfiguration(self.model.server_ids[s], self._config_dict(k))
 
+    def _rejecting(self) -> set[int]:
+        """Servers that take no new job: the Reject Group (with off_drain, every rank-(J+1)
+        server)."""
+        out = set(self.cra.rg_servers())
+        for servers in self._drained_of.values():
+            out.update(servers)
+        return out
+
     def _free_in_rg(self, j: int) -> int:
         cra = self.cra
-        return sum(cra.cfgs[cra.cfg_of[r]][j] - self.counts[r][j] for r in cra.rg_servers())
+        return sum(cra.cfgs[cra.cfg_of[r]][j] - self.counts[r][j] for r in self._rejecting())
 
     def free_slots_in_accept_group(self, j: int) -> int:
         return self._free_total[j] - self._free_in_rg(j)
@@ -300,10 +471,23 @@ class DRAEngine(PlacementEngine):
             "istar": cra.istar,
             "migrations": self.opts.migrations,
             "preemption": self.opts.preemption,
+            "preemptions": self.preemption_count,
+            "gpa_refresh": self._refresh_view(),
+            "migration_tally": self._migration_tally(),
             "configurations": configs,
             "free_slots_in_accept_group": {self._names[j]: self.free_slots_in_accept_group(j)
                                            for j in range(J)},
         })
+        return out
+
+    def _refresh_view(self) -> dict[str, Any]:
+        opts = self.opts
+        out: dict[str, Any] = {"y_hat_in_use": dict(zip(self._names, self._y_used or []))}
+        if opts.refresh_band is not None:
+            out["band"] = opts.refresh_band
+        elif opts.refresh_every > 1:
+            out.update({"every_events": opts.refresh_every,
+                        "events_since_refresh": self._since_refresh})
         return out
 
     def server_view(self, server_id: str) -> dict[str, Any]:
@@ -314,6 +498,6 @@ class DRAEngine(PlacementEngine):
             "configuration": self._config_dict(cra.cfgs[cra.cfg_of[s]]),
             "rank": cra.rank(s),
             "index": cra.members[cra.cfg_of[s]].index(s),
-            "group": "reject" if cra.in_rg(s) else "accept",
+            "group": "reject" if cra.in_rg(s) or self._drained[s] else "accept",
         })
         return out

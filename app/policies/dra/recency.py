@@ -82,6 +82,17 @@ class RecencyList:
         """The server with index 1, or None when the configuration has no server."""
         return self._slots[-1] if self._slots else None
 
+    def newest_n(self, n: int) -> list[int]:
+        """The ``n`` most recent servers (indices 1..n), newest first."""
+        out: list[int] = []
+        slots = self._slots
+        p = len(slots) - 1
+        while len(out) < n and p >= 0:
+            if slots[p] != _HOLE:
+                out.append(slots[p])
+            p -= 1
+        return out
+
     def index(self, s: int) -> int:
         """Index of ``s`` (1 = most recently assigned)."""
         return self._live - self._prefix(self._where[s]) + 1

@@ -67,6 +67,7 @@ class SimResult:
             "acceptance_rate": self.acceptance_rate,
             "acceptance_by_type": self.acceptance_by_type,
             "migrations": self.migrations,
+            "migrations_per_departure": _ratio(self.migrations, self.departures),
             "preemptions": sum(self.preempted.values()),
             "preempted_by_type": self.preempted,
             "rejected": sum(self.rejected.values()),

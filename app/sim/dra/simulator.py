@@ -11,7 +11,8 @@ business. A departure calls ``engine.depart``.
 
 The loop is written for speed: per event it does list indexing, one heap operation, the
 engine call and O(1) metric updates; anything rarer (time-series samples, the warm-up
-snapshot, the end, progress, an event budget) sits behind a single comparison.
+snapshot, the end, progress, an event budget) sits behind a single comparison. An engine
+that ``takes_time`` (DRA with a migration budget) is told each event's time first.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
     Y, area, last = rec.Y, rec.area, rec.last
     arrivals, accepted, preempted = rec.arrivals, rec.accepted, rec.preempted
     arrive, depart = engine.arrive, engine.depart
+    observe = engine.observe_time if getattr(engine, "takes_time", False) else None  # type: ignore[attr-defined]
     heappush, heappop = heapq.heappush, heapq.heappop
 
     heap: list[tuple[float, str]] = []
@@ -92,6 +94,8 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
             j = alive.pop(jid, -1)
             if j < 0:
                 continue  # a preempted job's cancelled departure
+            if observe is not None:
+                observe(t)
             if depart(jid).migration is not None:
                 migrations += 1
             departures += 1
@@ -110,6 +114,8 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
             jid = str(seq)
             seq += 1
             arrivals[j] += 1
+            if observe is not None:
+                observe(t)
             p = arrive(jid, names[j])
             if p.preempted:
                 for q in p.preempted:

@@ -10,6 +10,7 @@ it, so the stream is a function of the seed alone and every policy sees the same
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -127,6 +128,25 @@ class PoissonWorkload:
             durations = rng.standard_exponential(n) * self.mean_service[types]
             times = taus if self.multiplier is None else self.multiplier.invert(taus)
             yield times.tolist(), types.tolist(), durations.tolist()
+
+
+class MixChange:
+    """``before`` until time ``at``, then ``after`` (its own clock shifted to start at
+    ``at``): a change in the workload mix at one instant. Jobs admitted before ``at`` keep
+    their service times."""
+
+    def __init__(self, before: object, after: object, at: float):
+        self.before, self.after, self.at = before, after, at
+
+    def blocks(self) -> Iterator[Block]:
+        for times, types, durations in self.before.blocks():  # type: ignore[attr-defined]
+            n = bisect.bisect_left(times, self.at)
+            if n:
+                yield times[:n], types[:n], durations[:n]
+            if n < len(times):
+                break
+        for times, types, durations in self.after.blocks():  # type: ignore[attr-defined]
+            yield [t + self.at for t in times], types, durations
 
 
 def poisson_for_instance(instance: Instance, servers: int, rng: np.random.Generator,

@@ -134,7 +134,7 @@ def test_pools_of_equal_servers_are_one_system_and_different_ones_are_refused():
     ({"reservation": {"slots": 0}}, "slots must be > 0"),
     ({"reservation": {"c": 1}}, "reservation must be"),
     ({"reservation": "many"}, "finite number"),
-    ({"migrations": "yes"}, "true or false"),
+    ({"migrations": "yes"}, "must be one of"),
     ({"colour": "red"}, "unknown dra parameters"),
 ])
 def test_bad_params_are_refused(params, match):

@@ -141,7 +141,7 @@ class DRAMachine(RuleBasedStateMachine):
 
     def check_preemptions(self, j, p, rg, rank):
         e, types = self.engine, self.model.job_types
-        if not (e.opts.preemption and types[j].priority >= 1):
+        if not (e.opts.preemption == "rebuild" and types[j].priority >= 1):
             assert not p.preempted
             return
         candidates = sorted((e.size[t], -rank[s], s, jid)
@@ -165,7 +165,7 @@ class DRAMachine(RuleBasedStateMachine):
         s, j = e.jobs[jid]
         orders, rank, istar, rg = reference_state(e)
         want_from = None
-        if e.opts.migrations and s not in rg:
+        if e.opts.migrations == "on" and s not in rg:
             want_from = reference_rg_j(rg, rank, e.counts, j)
         want_job = None if want_from is None else min(
             x for x in e.on_server[want_from] if e.jobs[x][1] == j)

@@ -31,6 +31,8 @@ from .departure_in import DepartureIn
 from .deployment_in import DeploymentIn
 from .deployment_prior import DeploymentPrior
 from .dra_policy import DraPolicy
+from .dra_policy_migrations_type_1 import DraPolicyMigrationsType1
+from .dra_policy_preemption_type_1 import DraPolicyPreemptionType1
 from .event_page import EventPage
 from .extender_args import ExtenderArgs
 from .extender_args_pod import ExtenderArgsPod
@@ -75,6 +77,9 @@ from .lock_waits_out import LockWaitsOut
 from .logged_event import LoggedEvent
 from .logged_event_request import LoggedEventRequest
 from .logged_event_response import LoggedEventResponse
+from .migration_budget import MigrationBudget
+from .migration_budget_clock import MigrationBudgetClock
+from .migration_budget_per import MigrationBudgetPer
 from .migration_out import MigrationOut
 from .moment_cluster_create import MomentClusterCreate
 from .moment_policy import MomentPolicy
@@ -104,7 +109,10 @@ from .queue_arrival_out_decision import QueueArrivalOutDecision
 from .queue_release_out import QueueReleaseOut
 from .reconfiguration_out import ReconfigurationOut
 from .reconfiguration_out_configuration import ReconfigurationOutConfiguration
+from .refresh_band import RefreshBand
+from .refresh_every import RefreshEvery
 from .release_out import ReleaseOut
+from .release_out_details import ReleaseOutDetails
 from .reservation_create import ReservationCreate
 from .reservation_create_initial_type_0 import ReservationCreateInitialType0
 from .reservation_exponent import ReservationExponent
@@ -177,6 +185,8 @@ __all__ = (
     "DeploymentIn",
     "DeploymentPrior",
     "DraPolicy",
+    "DraPolicyMigrationsType1",
+    "DraPolicyPreemptionType1",
     "EventPage",
     "ExtenderArgs",
     "ExtenderArgsPod",
@@ -221,6 +231,9 @@ __all__ = (
     "LoggedEvent",
     "LoggedEventRequest",
     "LoggedEventResponse",
+    "MigrationBudget",
+    "MigrationBudgetClock",
+    "MigrationBudgetPer",
     "MigrationOut",
     "MomentClusterCreate",
     "MomentPolicy",
@@ -250,7 +263,10 @@ __all__ = (
     "QueueReleaseOut",
     "ReconfigurationOut",
     "ReconfigurationOutConfiguration",
+    "RefreshBand",
+    "RefreshEvery",
     "ReleaseOut",
+    "ReleaseOutDetails",
     "ReservationCreate",
     "ReservationCreateInitialType0",
     "ReservationExponent",

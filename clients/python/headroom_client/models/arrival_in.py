@@ -17,8 +17,9 @@ class ArrivalIn:
         job_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200 characters: it is a path
             segment of later requests.
         job_type (str):
-        at (float | None | Unset): Queued clusters with the client clock only: when the event happened (time units,
-            never decreasing). Placement clusters and the wall clock refuse it.
+        at (float | None | Unset): Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock
+            migration budget): when the event happened (time units, never decreasing). Other placement clusters and the wall
+            clock refuse it.
         dry_run (bool | Unset): Decide without committing anything. Default: False.
         event_id (None | str | Unset): Idempotency key of this event, unique per cluster. A retry with the same id and
             body returns the stored decision; with another body it is a 409. May be given as the Idempotency-Key header

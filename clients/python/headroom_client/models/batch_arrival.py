@@ -19,8 +19,9 @@ class BatchArrival:
             segment of later requests.
         job_type (str):
         kind (Literal['arrival']):
-        at (float | None | Unset): Queued clusters with the client clock only: when the event happened (time units,
-            never decreasing). Placement clusters and the wall clock refuse it.
+        at (float | None | Unset): Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock
+            migration budget): when the event happened (time units, never decreasing). Other placement clusters and the wall
+            clock refuse it.
     """
 
     event_id: str

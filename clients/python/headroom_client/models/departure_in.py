@@ -15,8 +15,9 @@ class DepartureIn:
     """
     Attributes:
         job_id (str):
-        at (float | None | Unset): Queued clusters with the client clock only: when the event happened (time units,
-            never decreasing). Placement clusters and the wall clock refuse it.
+        at (float | None | Unset): Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock
+            migration budget): when the event happened (time units, never decreasing). Other placement clusters and the wall
+            clock refuse it.
         event_id (None | str | Unset): Idempotency key of this event, unique per cluster. A retry with the same id and
             body returns the stored decision; with another body it is a 409. May be given as the Idempotency-Key header
             instead.

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 if TYPE_CHECKING:
     from ..models.migration_out import MigrationOut
     from ..models.reconfiguration_out import ReconfigurationOut
+    from ..models.release_out_details import ReleaseOutDetails
 
 
 T = TypeVar("T", bound="ReleaseOut")
@@ -24,6 +25,8 @@ class ReleaseOut:
         event_seq (int | None): Position in the cluster's log; null on a dry run or an idle tick.
         replayed (bool): True when this answers a retry of a logged event.
         server_id (str):
+        details (ReleaseOutDetails | Unset): DRA: migrations and departures so far, migrations_per_departure, and
+            migration_skipped ("migration_budget" when the budget had no token).
         dry_run (bool | Unset):  Default: False.
         migration (MigrationOut | None | Unset):
         reconfigured (list[ReconfigurationOut] | Unset):
@@ -33,6 +36,7 @@ class ReleaseOut:
     event_seq: int | None
     replayed: bool
     server_id: str
+    details: ReleaseOutDetails | Unset = UNSET
     dry_run: bool | Unset = False
     migration: MigrationOut | None | Unset = UNSET
     reconfigured: list[ReconfigurationOut] | Unset = UNSET
@@ -49,6 +53,10 @@ class ReleaseOut:
         replayed = self.replayed
 
         server_id = self.server_id
+
+        details: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.details, Unset):
+            details = self.details.to_dict()
 
         dry_run = self.dry_run
 
@@ -77,6 +85,8 @@ class ReleaseOut:
                 "server_id": server_id,
             }
         )
+        if details is not UNSET:
+            field_dict["details"] = details
         if dry_run is not UNSET:
             field_dict["dry_run"] = dry_run
         if migration is not UNSET:
@@ -90,6 +100,7 @@ class ReleaseOut:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.migration_out import MigrationOut  # noqa: PLC0415
         from ..models.reconfiguration_out import ReconfigurationOut  # noqa: PLC0415
+        from ..models.release_out_details import ReleaseOutDetails  # noqa: PLC0415
 
         d = dict(src_dict)
         decision = cast(Literal["released"], d.pop("decision"))
@@ -106,6 +117,13 @@ class ReleaseOut:
         replayed = d.pop("replayed")
 
         server_id = d.pop("server_id")
+
+        _details = d.pop("details", UNSET)
+        details: ReleaseOutDetails | Unset
+        if isinstance(_details, Unset):
+            details = UNSET
+        else:
+            details = ReleaseOutDetails.from_dict(_details)
 
         dry_run = d.pop("dry_run", UNSET)
 
@@ -140,6 +158,7 @@ class ReleaseOut:
             event_seq=event_seq,
             replayed=replayed,
             server_id=server_id,
+            details=details,
             dry_run=dry_run,
             migration=migration,
             reconfigured=reconfigured,

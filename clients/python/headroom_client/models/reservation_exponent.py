@@ -14,7 +14,8 @@ T = TypeVar("T", bound="ReservationExponent")
 class ReservationExponent:
     """
     Attributes:
-        b (float | Unset): g(L) = ln(L)^(1+b) reserved slots per type. Default: 0.5.
+        b (float | Unset): g(L) = ln(L)^(1+b) reserved slots per type; b > 0 (Theorem 3 needs g(L) to grow faster than
+            log L). Default: 0.5.
     """
 
     b: float | Unset = 0.5
