@@ -158,9 +158,11 @@ def _queue_verdict(job: Mapping[str, Any], nodes: list[str], model: ClusterModel
 def _model_and_type(ctx: ServiceContext, cluster_id: str, pod: PodRef
                     ) -> tuple[ClusterModel, str | NoJobType]:
     def read(engine: Any, _cluster: Any) -> tuple[ClusterModel, str | NoJobType]:
-        if getattr(engine, "clock", "wall") != "wall":
-            raise Conflict("a queued cluster on the client clock cannot be driven by "
-                           "kube-scheduler (it sends no time); declare it with clock: wall")
+        # Queues keep time, and so does a DRA migration budget: on the clients' clock every
+        # event must carry ``at``, which kube-scheduler never sends. (None: no time kept.)
+        if getattr(engine, "clock", None) not in (None, "wall"):
+            raise Conflict("a cluster on the client clock cannot be driven by kube-scheduler "
+                           "(it sends no time); declare its clock as wall")
         return engine.engine.model, job_type_for(engine.engine.model, pod.requests)
     return read_engine(ctx, cluster_id, read)
 
