@@ -22,10 +22,10 @@ from tests.helpers import cluster_spec
 
 # Either type alone fits once in a server, one of each fits together: M is 1 by the old rule,
 # 2 by the paper's. eps near 1 makes the floor (eps / 8M) matter as much as it can.
-CROSS = dict(dimensions=["cpu", "memory"],
-             server_pools=[{"name": "s", "count": 2, "capacity": {"cpu": 1, "memory": 1}}],
-             job_types=[{"name": "c", "demand": {"cpu": 0.6, "memory": 0.1}, "reward": 1},
-                        {"name": "m", "demand": {"cpu": 0.1, "memory": 0.6}, "reward": 1}])
+CROSS = {"dimensions": ["cpu", "memory"],
+         "server_pools": [{"name": "s", "count": 2, "capacity": {"cpu": 1, "memory": 1}}],
+         "job_types": [{"name": "c", "demand": {"cpu": 0.6, "memory": 0.1}, "reward": 1},
+                       {"name": "m", "demand": {"cpu": 0.1, "memory": 0.6}, "reward": 1}]}
 POLICY = {"kind": "rms", "clock": "client", "epsilon": 0.99, "clock_rate": 1.0}
 
 

@@ -28,11 +28,10 @@ from typing import Any
 import numpy as np
 
 from app.policies.model import ClusterModel
+from app.policies.rms.configurations import max_jobs_one_type, max_jobs_per_server
 from app.policies.rms.core import QueueScheduler
 from app.policies.rms.errors import BadParameterError
-from app.policies.rms.configurations import max_jobs_one_type, max_jobs_per_server
 from app.policies.rms.selection import choose_server
-
 
 MAX_JOBS_RULES = {"configurations": max_jobs_per_server, "one_type": max_jobs_one_type}
 

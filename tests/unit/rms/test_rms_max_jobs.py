@@ -10,8 +10,13 @@ from hypothesis import strategies as st
 
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.rms import make_scheduler
-from app.policies.rms.configurations import (alone, max_jobs_one_type, max_jobs_per_server,
-                                             most_jobs, upper_bound)
+from app.policies.rms.configurations import (
+    alone,
+    max_jobs_one_type,
+    max_jobs_per_server,
+    most_jobs,
+    upper_bound,
+)
 from app.policies.rms.family import QueueFamily
 
 # Two types that each fill one dimension: either alone fits once, one of each fits together.
