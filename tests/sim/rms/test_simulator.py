@@ -8,10 +8,16 @@ import json
 import pytest
 
 from app.sim.rms.cli import add_reproduce_parser, add_simulate_parser
-from app.sim.rms.simulator import run_policies
+from app.sim.rms.simulator import (
+    EC2_SERVER,
+    EC2_TYPES,
+    bf_instability_model,
+    ec2_boundary_rates,
+    maximal_configurations,
+    run_policies,
+    simulate,
+)
 from app.sim.rms.trends import slope
-from app.sim.rms.simulator import (EC2_SERVER, EC2_TYPES, bf_instability_model, ec2_boundary_rates,
-                             maximal_configurations, simulate)
 
 
 def test_simulation_accounts_for_every_job_and_is_deterministic():
