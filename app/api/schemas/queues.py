@@ -66,6 +66,12 @@ class RmsPolicy(QueueClock):
         "dummy jobs hold their slot for an exponential time of this rate.")
     epsilon: float = Field(0.5, gt=0, lt=1, description="ε in the weight floor ε/(8M)·f(Q_max).")
     b: float = Field(0.0, ge=0, lt=1, description="f(x) = log(1+x)^(1-b).")
+    max_jobs_rule: Literal["configurations", "one_type"] = Field(
+        "configurations", description="M in the weight floor: configurations = the most jobs "
+        "of all types together a server holds (the paper's M, §II; computed exactly, or a safe "
+        "upper bound when there are too many configurations to enumerate); one_type = the most "
+        "jobs of a single type, the rule of clusters created before it was corrected (stored "
+        "clusters without this field keep it).")
 
 
     def wall_rate_errors(self, servers: int, job_types: int) -> list[dict[str, str]]:

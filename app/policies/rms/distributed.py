@@ -199,6 +199,7 @@ class DistributedRmsScheduler(RmsScheduler):
             "clock_rates": dict(zip(names, self.rates)),
             "server_clock_rates": dict(zip(names, self.server_rates)),
             "next_tick": self.next_tick,
+            "max_jobs_per_server": self.M,
             "variant": {"routing": self.params["routing"],
                         "replace_dummies": self.params["replace_dummies"]},
         }

@@ -25,6 +25,12 @@ from app.policies.rms.errors import RmsInputError
 # Spec keys that configure the clock around a queue engine, not the engine itself.
 _CLOCK_KEYS = ("kind", "clock", "time_unit_seconds")
 
+# RMS's M (the weight floor of (4)) was the most jobs of one type until issue #15, and is now
+# the most jobs of all types together. Every RMS cluster created since stores the rule in its
+# spec (the API fills in the default); a stored spec without it predates the change and keeps
+# the rule its logged decisions were made with, or its replay would diverge.
+_RULE_BEFORE_15 = {"max_jobs_rule": "one_type"}
+
 # At most about this many clock ticks fire within one event. RMS's clocks tick at a steady rate
 # whether or not jobs wait, so a jump far ahead in time (a client's `at`, or a cluster whose
 # loop was off for a day) would fire them by the million while holding the cluster's lock.
@@ -59,6 +65,8 @@ class QueueFamily(FamilyEngine[QueueScheduler]):
     def build(cls, spec: Spec) -> Self:
         policy = spec["policy"]
         params = {k: v for k, v in policy.items() if k not in _CLOCK_KEYS}
+        if policy["kind"] == "rms":
+            params = {**_RULE_BEFORE_15, **params}
         try:
             engine = make_scheduler(policy["kind"], cluster_model(spec), params,
                                     np.random.default_rng(spec["seed"]))

@@ -28,9 +28,12 @@ from typing import Any
 import numpy as np
 
 from app.policies.model import ClusterModel
+from app.policies.rms.configurations import max_jobs_one_type, max_jobs_per_server
 from app.policies.rms.core import QueueScheduler
 from app.policies.rms.errors import BadParameterError
-from app.policies.rms.selection import choose_server, max_jobs_per_server
+from app.policies.rms.selection import choose_server
+
+MAX_JOBS_RULES = {"configurations": max_jobs_per_server, "one_type": max_jobs_one_type}
 
 
 def _per_type(model: ClusterModel, name: str, value: Any) -> list[float]:
@@ -69,6 +72,10 @@ class RmsScheduler(QueueScheduler):
         "adaptive": False,     # RMS-AD
         "replace_dummies": False,  # Remark 2
         "mu": 1.0,             # dummy service rate per type (the real jobs' mu_j)
+        # M in (4)'s floor: "configurations" = the most jobs of all types together (§II);
+        # "one_type" = the most of a single type, the rule before issue #15, kept so that
+        # clusters created with it replay as logged (see app/policies/rms/family.py).
+        "max_jobs_rule": "configurations",
     }
 
     def __init__(self, model: ClusterModel, params: dict[str, Any] | None = None,
@@ -84,8 +91,10 @@ class RmsScheduler(QueueScheduler):
             raise BadParameterError("b", "must be in [0, 1)")
         if p["sampling"] not in ("uniform", "rf", "bf"):
             raise BadParameterError("sampling", "must be uniform, rf or bf")
+        if p["max_jobs_rule"] not in MAX_JOBS_RULES:
+            raise BadParameterError("max_jobs_rule", "must be configurations or one_type")
         self.total_rate = sum(self.rates)
-        self.M = max_jobs_per_server(model)
+        self.M = MAX_JOBS_RULES[p["max_jobs_rule"]](model)
         self.floor_coeff = p["epsilon"] / (8 * self.M)
         J = model.num_types
         # dummy id -> (server, type, departs_at); per-type insertion order = creation order
@@ -191,6 +200,7 @@ class RmsScheduler(QueueScheduler):
             "dummies": {n: len(d) for n, d in zip(names, self.dummies_by_type)},
             "clock_rates": dict(zip(names, self.rates)),
             "next_tick": self.next_tick,
+            "max_jobs_per_server": self.M,
             "variant": {k: self.params[k] for k in ("sampling", "adaptive", "replace_dummies")},
         }
 

@@ -95,13 +95,3 @@ def _choose_vectorised(rule: str, model: ClusterModel, used: list[list[float]], 
     near = candidates[scores >= scores.max() - 1e-7]
     return _best_of(model, used, [int(s) for s in near], j)
 
-
-def max_jobs_per_server(model: ClusterModel) -> int:
-    """M of §II: the most jobs of one type any server can hold (all types fit alone)."""
-    best = 1
-    for pool in model.pools:
-        for t in model.job_types:
-            ratios = [c / d for c, d in zip(pool.capacity, t.demand) if d > 0]
-            if ratios:
-                best = max(best, int(min(ratios) + FIT_TOLERANCE))
-    return best

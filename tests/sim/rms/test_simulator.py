@@ -8,9 +8,16 @@ import json
 import pytest
 
 from app.sim.rms.cli import add_reproduce_parser, add_simulate_parser
-from app.sim.rms.simulator import run_policies
-from app.sim.rms.simulator import (EC2_SERVER, EC2_TYPES, bf_instability_model, ec2_boundary_rates,
-                             maximal_configurations, simulate)
+from app.sim.rms.simulator import (
+    EC2_SERVER,
+    EC2_TYPES,
+    bf_instability_model,
+    ec2_boundary_rates,
+    maximal_configurations,
+    run_policies,
+    simulate,
+)
+from app.sim.rms.trends import slope
 
 
 def test_simulation_accounts_for_every_job_and_is_deterministic():
@@ -69,19 +76,19 @@ def test_reproduce_quick(tmp_path, capsys):
         assert (tmp_path / "rms" / png).stat().st_size > 1000
 
 
-def test_bf_instability_contrast():
-    """§III / Fig. 1b, reduced: seed 1, T = 1500 (a few seconds). Tolerance: Best-Fit's queue
-    over the second half is at least 1.5x its first-half mean (it grows), and at least 2x
-    RMS-RF-AD's second-half mean. Measured at this seed: see the assertion message."""
-    res = run_policies("bf-instability", ["best_fit_queue", "rms_rf_ad"], 1500.0, 1,
-                       sample_step=7.5)
-
-    def halves(r):
-        n = len(r.queue) // 2
-        return sum(r.queue[:n]) / n, sum(r.queue[n:]) / (len(r.queue) - n)
-
-    bf1, bf2 = halves(res["best_fit_queue"])
-    rm1, rm2 = halves(res["rms_rf_ad"])
-    msg = f"best-fit halves {bf1:.0f} -> {bf2:.0f}; rms_rf_ad halves {rm1:.0f} -> {rm2:.0f}"
-    assert bf2 >= 1.5 * bf1, msg
-    assert bf2 >= 2 * rm2, msg
+def test_fig1b_trends_best_fit_grows_rms_levels_off():
+    """§III / Fig. 1b, reduced to T = 4,000 on seed 4 (not one of the reported seeds 1-3).
+    Slope of the window means (10 windows of 400) from t = 1,200 on, after RMS's queue has
+    filled up to its level (it takes ~1,000 time units from empty). Tolerances, from the long
+    runs in docs/reproduction/rms/trends.md: Best-Fit with smallest-job-first grows linearly
+    at about +500 jobs per 1,000 time units, so its slope must be >= +250; RMS has no trend
+    but oscillates slowly (window means of 1,000 units between ~200 and ~1,200 over T =
+    20,000), so |slope| <= 150 holds over 2,800 time units only away from its steepest
+    swings: the seed is fixed, and a change to the engines' random streams may need another
+    seed here, not another tolerance."""
+    res = run_policies("bf-instability", ["best_fit_queue", "rms"], 4000.0, 4, sample_step=10.0)
+    bf = slope(res["best_fit_queue"].queue, 10.0, 10, first=3)
+    rms = slope(res["rms"].queue, 10.0, 10, first=3)
+    msg = f"slopes per 1,000 time units: best-fit {bf:+.0f}, rms {rms:+.0f}"
+    assert bf >= 250, msg
+    assert abs(rms) <= 150, msg

@@ -130,6 +130,7 @@ from .resource_in import ResourceIn
 from .rms_policy import RmsPolicy
 from .rms_policy_clock import RmsPolicyClock
 from .rms_policy_clock_rate_type_1 import RmsPolicyClockRateType1
+from .rms_policy_max_jobs_rule import RmsPolicyMaxJobsRule
 from .rms_policy_mu_type_1 import RmsPolicyMuType1
 from .rms_policy_routing import RmsPolicyRouting
 from .rms_policy_sampling import RmsPolicySampling
@@ -284,6 +285,7 @@ __all__ = (
     "RmsPolicy",
     "RmsPolicyClock",
     "RmsPolicyClockRateType1",
+    "RmsPolicyMaxJobsRule",
     "RmsPolicyMuType1",
     "RmsPolicyRouting",
     "RmsPolicySampling",

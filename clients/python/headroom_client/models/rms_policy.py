@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.rms_policy_clock import RmsPolicyClock
+from ..models.rms_policy_max_jobs_rule import RmsPolicyMaxJobsRule
 from ..models.rms_policy_routing import RmsPolicyRouting
 from ..models.rms_policy_sampling import RmsPolicySampling
 from ..types import UNSET, Unset
@@ -38,6 +39,10 @@ class RmsPolicy:
             epsilon (float | Unset): ε in the weight floor ε/(8M)·f(Q_max). Default: 0.5.
             finished_history (int | Unset): Finished jobs kept for GET .../jobs/{job_id} (oldest forgotten first). Default:
                 1000.
+            max_jobs_rule (RmsPolicyMaxJobsRule | Unset): M in the weight floor: configurations = the most jobs of all types
+                together a server holds (the paper's M, §II; computed exactly, or a safe upper bound when there are too many
+                configurations to enumerate); one_type = the most jobs of a single type, the rule of clusters created before it
+                was corrected (stored clusters without this field keep it). Default: RmsPolicyMaxJobsRule.CONFIGURATIONS.
             mu (float | RmsPolicyMuType1 | Unset): Service rate of the real jobs per time unit (1 / mean duration): dummy
                 jobs hold their slot for an exponential time of this rate. Default: 1.0.
             replace_dummies (bool | Unset): Remark 2: an arriving job takes the slot of a dummy job of its type instead of
@@ -58,6 +63,7 @@ class RmsPolicy:
     clock_rate: float | None | RmsPolicyClockRateType1 | Unset = UNSET
     epsilon: float | Unset = 0.5
     finished_history: int | Unset = 1000
+    max_jobs_rule: RmsPolicyMaxJobsRule | Unset = RmsPolicyMaxJobsRule.CONFIGURATIONS
     mu: float | RmsPolicyMuType1 | Unset = 1.0
     replace_dummies: bool | Unset = False
     routing: RmsPolicyRouting | Unset = RmsPolicyRouting.CENTRAL
@@ -89,6 +95,10 @@ class RmsPolicy:
         epsilon = self.epsilon
 
         finished_history = self.finished_history
+
+        max_jobs_rule: str | Unset = UNSET
+        if not isinstance(self.max_jobs_rule, Unset):
+            max_jobs_rule = self.max_jobs_rule.value
 
         mu: dict[str, Any] | float | Unset
         if isinstance(self.mu, Unset):
@@ -129,6 +139,8 @@ class RmsPolicy:
             field_dict["epsilon"] = epsilon
         if finished_history is not UNSET:
             field_dict["finished_history"] = finished_history
+        if max_jobs_rule is not UNSET:
+            field_dict["max_jobs_rule"] = max_jobs_rule
         if mu is not UNSET:
             field_dict["mu"] = mu
         if replace_dummies is not UNSET:
@@ -184,6 +196,13 @@ class RmsPolicy:
 
         finished_history = d.pop("finished_history", UNSET)
 
+        _max_jobs_rule = d.pop("max_jobs_rule", UNSET)
+        max_jobs_rule: RmsPolicyMaxJobsRule | Unset
+        if isinstance(_max_jobs_rule, Unset):
+            max_jobs_rule = UNSET
+        else:
+            max_jobs_rule = RmsPolicyMaxJobsRule(_max_jobs_rule)
+
         def _parse_mu(data: object) -> float | RmsPolicyMuType1 | Unset:
             if isinstance(data, Unset):
                 return data
@@ -225,6 +244,7 @@ class RmsPolicy:
             clock_rate=clock_rate,
             epsilon=epsilon,
             finished_history=finished_history,
+            max_jobs_rule=max_jobs_rule,
             mu=mu,
             replace_dummies=replace_dummies,
             routing=routing,
