@@ -14,7 +14,10 @@ from tests.conftest import admin_client, make_settings
 from tests.helpers import assert_problem, cluster_spec, create_cluster
 
 PUBLIC = {"/livez", "/readyz", "/metrics", "/docs", "/docs/oauth2-redirect", "/redoc",
-          "/openapi.json", "/docs-assets"}
+          "/openapi.json", "/docs-assets",
+          # The dashboard's page and assets carry no data: the page asks for a key and reads
+          # everything through /v1 with it (tests/test_dashboard_browser.py).
+          "/dashboard", "/dashboard/", "/dashboard/assets"}
 
 
 def _key(app, owner="default", scopes=("admin",), clusters=None) -> dict:
