@@ -33,7 +33,10 @@ def world(client):
         "event_id": "e1", "job_id": "j1", "job_type": "small", "at": 1}).is_success
     assert client.post(f"/v1/clusters/{moment}/deployments", json={
         "event_id": "e1", "deployment_id": "d1", "cores": 2, "at": 0}).is_success
-    return {"placement": placement, "queue": queue, "moment": moment, "stream": stream}
+    # The Kubernetes routes that carry the key in their path (the scheduler sends no headers).
+    key = client.headers["Authorization"].removeprefix("Bearer ")
+    return {"placement": placement, "queue": queue, "moment": moment, "stream": stream,
+            "key": key}
 
 
 def _fingerprint(db_url: str) -> list:
@@ -53,7 +56,7 @@ def _fingerprint(db_url: str) -> list:
 def _concrete(route_path: str, world: dict, param: str, bad: str) -> str:
     """The route's path with ``param`` set to ``bad`` and every other parameter to something
     that exists, so the bad value is what the handler looks up."""
-    if "/deployments" in route_path:
+    if "/deployments" in route_path or route_path.endswith("/admission"):
         cid, sub = world["moment"], "d1"
     elif "/jobs/" in route_path or route_path.endswith("/tick"):
         cid, sub = world["queue"], "j1"
@@ -62,7 +65,7 @@ def _concrete(route_path: str, world: dict, param: str, bad: str) -> str:
     else:
         cid, sub = world["placement"], "rack-0"
     values = {"cluster_id": cid, "reservation_id": cid, "deployment_id": sub, "job_id": sub,
-              "server_id": sub, "key_id": "0123456789ab"}
+              "server_id": sub, "key_id": "0123456789ab", "api_key": world["key"]}
     return re.sub(r"\{([a-z_]+)\}", lambda m: bad if m[1] == param else values[m[1]],
                   route_path)
 
