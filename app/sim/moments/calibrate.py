@@ -13,12 +13,12 @@ importance sampling, and say how confident the result is:
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Iterator
 
 import numpy as np
 from scipy import stats
 
+from app.policies.moments.formulas import DEFAULT_STEPS
 from app.sim.moments.simulator import simulate
 
 
@@ -41,13 +41,30 @@ def _one(job: tuple[str, float, int, dict[str, Any]]) -> dict[str, Any]:
     return simulate(policy, threshold=threshold, seed=seed, **sim)
 
 
-def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1, **sim: Any) -> dict[str, Any]:
+def dispatch(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int = 1,
+             scheduler: str | None = None, ordered: bool = True) -> Iterator[Any]:
+    """fn over the seeded jobs through joblib: `workers` local processes (1: in this process,
+    -1: every core), or, given a Dask scheduler address, the workers of that cluster (joblib's
+    dask backend). Each job is a whole simulated life (seconds to minutes of CPU), so
+    scheduling overhead does not matter and a run's result does not depend on where it ran.
+    Yields results as they finish (in job order unless `ordered` is False)."""
+    import joblib
+
+    ret = "generator" if ordered else "generator_unordered"
+    calls = (joblib.delayed(fn)(j) for j in jobs)
+    if scheduler is None:
+        yield from joblib.Parallel(n_jobs=workers, return_as=ret)(calls)
+        return
+    from distributed import Client
+
+    with Client(scheduler), joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
+        yield from joblib.Parallel(n_jobs=-1, return_as=ret)(calls)
+
+
+def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1,
+             scheduler: str | None = None, **sim: Any) -> dict[str, Any]:
     jobs = [(policy, threshold, seed + k, sim) for k in range(runs)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            out = list(pool.map(_one, jobs))
-    else:
-        out = [_one(j) for j in jobs]
+    out = list(dispatch(_one, jobs, workers, scheduler))
     den = sum(r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out)
     req = sum(r["scaleout_requests"] for r in out)
     util = np.array([r["utilization"] for r in out])
@@ -70,9 +87,10 @@ def calibrate(
     runs: int = 5,
     iterations: int = 8,
     seed: int = 0,
-    steps: int = 60,
+    steps: int = DEFAULT_STEPS,
     progress: Callable[[str], None] | None = None,
     workers: int = 1,
+    scheduler: str | None = None,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -88,7 +106,7 @@ def calibrate(
     for _ in range(iterations):
         mid = (lo + hi) / 2
         thr = float(np.exp(mid)) if log_space else mid
-        res = evaluate(policy, thr, runs, seed, workers, **sim)
+        res = evaluate(policy, thr, runs, seed, workers, scheduler, **sim)
         ok = res["failure_rate"] <= sla
         trail.append({"threshold": thr, "failure_rate": res["failure_rate"], "utilization": res["utilization"], "meets_sla": ok})
         if progress:
@@ -99,7 +117,7 @@ def calibrate(
             hi = mid
     if best is None:
         thr = float(np.exp(lo)) if log_space else lo
-        best = evaluate(policy, thr, runs, seed, workers, **sim)
+        best = evaluate(policy, thr, runs, seed, workers, scheduler, **sim)
     return {
         "policy": policy,
         "sla": sla,

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from app.policies.moments import MomentEngine
-from app.policies.moments.formulas import DEFAULT_HORIZONS, HOURS_PER_YEAR, Grid
+from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, HOURS_PER_YEAR, Grid
 from app.policies.moments.priors import POPULATION_DELTA, POPULATION_LAM, POPULATION_MU, POPULATION_NU, POPULATION_SIG
 
 ARRIVE, SCALE_OUT, CORE_DEATH, MAX_LIFE = 0, 1, 2, 3
@@ -61,7 +61,7 @@ def simulate(
     observations: int,
     seed: int,
     threshold: float | None = None,
-    steps: int = 100,
+    steps: int = DEFAULT_STEPS,  # the paper's 600: its t and ρ were calibrated on that grid
     horizons: tuple[float, ...] = DEFAULT_HORIZONS,
     marginal: bool = True,
     engine: MomentEngine | None = None,
