@@ -107,6 +107,8 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
                    help="local processes for the seeded runs (default: every core)")
     p.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
                    help="run the seeded runs on this Dask cluster (e.g. tcp://host:8786) instead")
+    p.add_argument("--importance-sampling", action="store_true",
+                   help="spread the runs evenly over badness buckets and weight them back (App. D)")
     p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_calibrate)
     return p
@@ -120,7 +122,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     res = calibrate(args.policy, args.sla, args.capacity, args.years, args.arrival_rate, args.observations,
                     args.runs, args.iterations, args.seed, args.steps,
                     progress=None if args.json else (lambda m: print(m, file=sys.stderr)), workers=args.workers,
-                    scheduler=args.dask_scheduler)
+                    scheduler=args.dask_scheduler, importance=args.importance_sampling)
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()

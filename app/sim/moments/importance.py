@@ -31,7 +31,7 @@ import numpy as np
 
 from app.policies.moments.formulas import HOURS_PER_YEAR
 from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU
-from app.sim.moments.calibrate import _one, dispatch
+from app.sim.moments.runs import dispatch, one_life
 from app.sim.moments.simulator import draw_parameters
 
 CANTELLI_99 = np.sqrt((1 - 0.01) / 0.01)
@@ -122,18 +122,40 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
         s += 1
         if s - seed > 200 * runs + pilot:
             raise RuntimeError("a BM bucket is too rare for the runs asked; use other quantiles")
-    out = list(dispatch(_one, [(policy, threshold, k, sim) for k in chosen], workers, scheduler))
+    out = list(dispatch(one_life, [(policy, threshold, k, sim) for k in chosen], workers, scheduler))
     bucket = buckets(np.array([badness(k, *scale) for k in chosen]), cuts)
     w = weights(bucket, probs)
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out])
     req = np.array([r["scaleout_requests"] for r in out], dtype=float)
     util = np.array([r["utilization"] for r in out])
+    # Stratified standard error: Var = Σ P_i² s_i² / n_i (a bucket with one run adds nothing).
+    var = sum(p**2 * util[bucket == i].var(ddof=1) / (bucket == i).sum()
+              for i, p in enumerate(probs) if (bucket == i).sum() > 1)
     return {
         "threshold": threshold,
         "failure_rate": float((w * den).sum() / (w * req).sum()) if req.sum() else 0.0,  # ratio of IS means
         "utilization": float((w * util).sum()),
+        "utilization_se": float(np.sqrt(var)),
         "p_run_fails": float((w * (den > 0)).sum()),
         "buckets": {"cuts": cuts, "probs": probs.tolist(), "runs": have.tolist()},
         "runs": out,
         "weights": w.tolist(),
+        "bucket": bucket.tolist(),
     }
+
+
+def confidence_is(res: dict[str, Any], sla: float, seed: int = 0, draws: int = 2000) -> float:
+    """Share of stratified bootstrap resamples (runs resampled within their bucket, weighted
+    back) whose failure rate is ≤ sla: the importance-sampled analogue of calibrate.confidence."""
+    den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in res["runs"]])
+    req = np.array([r["scaleout_requests"] for r in res["runs"]], dtype=float)
+    bucket = np.array(res["bucket"])
+    probs = res["buckets"]["probs"]
+    rng = np.random.default_rng(seed)
+    ok = 0
+    for _ in range(draws):
+        idx = np.concatenate([rng.choice(np.flatnonzero(bucket == i), (bucket == i).sum())
+                              for i in range(len(probs)) if (bucket == i).any()])
+        w = weights(bucket[idx], probs)
+        ok += (w * den[idx]).sum() <= sla * max((w * req[idx]).sum(), 1e-300)
+    return ok / draws

@@ -27,7 +27,7 @@ from typing import Any, Iterator
 import numpy as np
 from scipy import stats
 
-from app.sim.moments.calibrate import dispatch
+from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
 SCALE = dict(capacity=20000, years=3.0, arrival_rate=1.0, steps=600)

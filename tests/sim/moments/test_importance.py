@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from app.sim.moments.calibrate import calibrate
 from app.sim.moments.importance import badness, buckets, evaluate_is, stratified_mean, weights
 from app.sim.moments.simulator import simulate
 
@@ -51,3 +52,11 @@ def test_importance_sampled_estimates_agree_with_plain_monte_carlo() -> None:
     assert abs(mean_is.mean() - mean_mc) < 4 * se_m
     for r in reps:  # every bucket sampled, weights sum to one (an average over the nominal runs)
         assert min(r["buckets"]["runs"]) >= 4 and np.isclose(sum(r["weights"]), 1.0)
+
+
+def test_calibration_with_importance_sampling_reports_its_buckets() -> None:
+    res = calibrate("threshold", 0.05, 200, 1.0, 0.01, runs=6, iterations=3, seed=50, steps=10,
+                    importance=True, pilot=300)
+    assert len(res["search"]) == 3 and 0.0 <= res["confidence"] <= 1.0
+    assert sum(res["importance_sampling"]["runs"]) == 6
+    assert np.isclose(sum(res["importance_sampling"]["probs"]), 1.0)
