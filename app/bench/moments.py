@@ -15,6 +15,10 @@ With `--life` it instead times whole simulated lives of the §5.2 setup (default
 of this process (time.process_time, so other load on the machine does not count):
 
     .venv/bin/python -m app.bench.moments --life [--years 3] [--seeds 1] [--policies ...]
+
+With `--calibration` it times one small calibration (first moment, 12 lives) end to end, wall
+clock, on `--workers` local processes and then on a distributed.LocalCluster of as many
+single-threaded worker processes, and checks both found the same threshold.
 """
 
 from __future__ import annotations
@@ -57,6 +61,31 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
     return out
 
 
+def calibration(workers: int) -> dict:
+    """Wall seconds of the same calibration dispatched locally and through Dask."""
+    import os
+
+    from distributed import LocalCluster
+
+    from app.sim.moments.calibrate import calibrate
+
+    cfg = dict(policy="first_moment", sla=0.01, capacity=500, years=0.25, arrival_rate=0.025, runs=4,
+               iterations=3, seed=0)
+    out: dict = {"workers": workers, "load_before": os.getloadavg()[0]}
+    start = time.perf_counter()
+    local = calibrate(**cfg, workers=workers)
+    out["local_s"] = round(time.perf_counter() - start, 1)
+    start = time.perf_counter()
+    with LocalCluster(n_workers=workers, threads_per_worker=1, scheduler_port=0, dashboard_address=None) as cluster:
+        out["cluster_start_s"] = round(time.perf_counter() - start, 1)
+        dask = calibrate(**cfg, scheduler=cluster.scheduler_address)
+    out["dask_s_including_cluster_start"] = round(time.perf_counter() - start, 1)
+    out["same_threshold"] = dask["threshold"] == local["threshold"]
+    out["load_after"] = os.getloadavg()[0]
+    print(json.dumps(out), flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--life", action="store_true", help="time whole simulated lives instead")
@@ -66,12 +95,17 @@ def main() -> None:
     ap.add_argument("--arrival-rate", type=float, default=1.0)
     ap.add_argument("--steps", type=int, default=600)
     ap.add_argument("--seeds", type=int, default=1)
+    ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
+    ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--deployments", type=int, default=1000)
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--events", type=int, default=2)
     ap.add_argument("--policy", default="second_moment")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.calibration:
+        calibration(args.workers)
+        return
     if args.life:
         life(args.policies.split(","), args.capacity, args.years, args.arrival_rate, args.steps, args.seeds)
         return
