@@ -92,6 +92,9 @@ class MomentEngine:
         self._tot_v = np.zeros(self.grid.shape)
         self._updates = 0
         self._newcomers: dict[tuple[int, Belief], tuple[np.ndarray, np.ndarray]] = {}
+        # Only the second moment rule reads variances; the first moment's cache holds E and
+        # zeros (half the work per deployment, E unchanged bit for bit).
+        self._variance = policy == "second_moment"
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -124,7 +127,7 @@ class MomentEngine:
             self._tot_v -= old[1]
         d.cached_inputs = None
         if d.alive and self.policy != "threshold":
-            self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid))
+            self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid, self._variance))
         d.dirty = False
         self._dirty.pop(d.id, None)
         self._updates += 1
@@ -194,7 +197,7 @@ class MomentEngine:
         ghosts = [Deployment(d.id, d.cores, d.born, d.last, d.prior, d.stats.copy()) for d in todo]
         for g in ghosts:
             g.advance(at)
-        e, v = moments_batch([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid)
+        e, v = moments_batch([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid, self._variance)
         # Copies: a cached row must not keep its whole batch alive for as long as the
         # deployment goes unchanged (thousands of deployments x 48 KB each).
         return {g.id: _finite((e[i].copy(), v[i].copy()), f"deployments.{g.id}") for i, g in enumerate(ghosts)}
@@ -203,7 +206,7 @@ class MomentEngine:
         key = (cores, belief)
         hit = self._newcomers.get(key)
         if hit is None:
-            hit = _finite(moments(cores, belief, self.grid), "prior")
+            hit = _finite(moments(cores, belief, self.grid, self._variance), "prior")
             for arr in hit:  # shared by every deployment admitted with this belief
                 arr.setflags(write=False)
             if len(self._newcomers) >= NEWCOMER_CACHE:
@@ -470,7 +473,7 @@ class MomentEngine:
                 # the inputs it was computed from, bit for bit, without touching the totals.
                 cores, stats = row["cached"][0], Stats.from_dict(row["cached"][1])
                 d.cached_inputs = (cores, stats)
-                eng._cache[d.id] = moments(cores, posterior(d.prior, stats, eng.delta, eng.nu), eng.grid)
+                eng._cache[d.id] = moments(cores, posterior(d.prior, stats, eng.delta, eng.nu), eng.grid, eng._variance)
         eng.categories = {k: deque(v) for k, v in state["categories"].items()}
         eng._dirty = dict.fromkeys(state["dirty"])
         eng._rotation = deque(state["rotation"])

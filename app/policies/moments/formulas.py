@@ -106,13 +106,14 @@ class _Kernel:
     """w(s, p) at s = j·h for j = 0..2n on every grid row, for k deployments at once: one
     log(b + s) table of shape (k, rows, 2n+1), each deployment with its own μ ~ Gamma(a, b)."""
 
-    def __init__(self, a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int) -> None:
+    def __init__(self, a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int, top: int | None = None) -> None:
         # a, b: (k, 1, 1). Every expression below is the one-deployment formula with the
         # scalars broadcast, so a deployment's moments are bit-identical however it is batched.
+        # top: the largest j needed (2n for variances, n for means only).
         self.a = a
         self.log_b = np.log(b)
         self.lgamma_a = _lgamma(a)
-        self.log_bs = np.log(b + np.arange(2 * n + 1)[None, :] * h)
+        self.log_bs = np.log(b + np.arange((2 * n if top is None else top) + 1)[None, :] * h)
 
     def at(self, j: slice | np.ndarray, p: float) -> np.ndarray:
         g = _lgamma(self.a + p) - self.lgamma_a
@@ -149,7 +150,8 @@ def q_moments(belief: Belief, grid: Grid, naive: bool = False) -> tuple[np.ndarr
     return e[0], v[0]
 
 
-def _q_moments(beliefs: list[Belief], grid: Grid, kern: _Kernel, naive: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def _q_moments(beliefs: list[Belief], grid: Grid, kern: _Kernel, naive: bool = False,
+               variance: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
     n = grid.steps
     h = grid.step_sizes[:, None]
     e_lam, e2_lam, e_s1, e2_s1, e_sig2, nu = [], [], [], [], [], []
@@ -168,6 +170,8 @@ def _q_moments(beliefs: list[Belief], grid: Grid, kern: _Kernel, naive: bool = F
     if len(set(nu)) != 1:
         raise ValueError("a batch shares ν (a population constant)")
     e_lam_c, e2_lam_c, e_s1_c, e2_s1_c, e_sig2_c = map(_column, (e_lam, e2_lam, e_s1, e2_s1, e_sig2))
+    if not variance:
+        return e_lam_c * e_s1_c * h * np.cumsum(kern.at(slice(0, n), nu[0]), axis=-1), None
     w1, w1_sq = kern.at_pair(0, n, nu[0])  # w(kh, ν) and w(2kh, ν), k < n
     c1 = np.cumsum(w1, axis=-1)
     mean = e_lam_c * e_s1_c * h * c1
@@ -179,19 +183,23 @@ def _q_moments(beliefs: list[Belief], grid: Grid, kern: _Kernel, naive: bool = F
     return mean, within + np.maximum(between, 0.0)
 
 
-def moments(cores: int, belief: Belief, grid: Grid) -> tuple[np.ndarray, np.ndarray]:
+def moments(cores: int, belief: Belief, grid: Grid, variance: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(E[L_n], Var[L_n]) arrays of shape grid.shape for a deployment with `cores` active."""
-    e, v = moments_batch([cores], [belief], grid)
+    e, v = moments_batch([cores], [belief], grid, variance)
     return e[0], v[0]
 
 
-def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid) -> tuple[np.ndarray, np.ndarray]:
+def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid,
+                  variance: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """moments() of k deployments at once, as (k, rows, steps) arrays.
 
     One numpy pass over all k instead of k passes: a moment evaluation on the 5 x 600 grid is
     some forty array operations, each too small to amortise numpy's per-call cost, and the
     engine needs ~27 evaluations per admission on a busy 20,000-core cluster. Row i is
     bit-identical to the one-deployment computation (tests/unit/moments/test_moments_batch.py).
+    With variance=False only E is computed (the first moment policy needs nothing else) and
+    Var is returned as zeros: half the logarithms and under half the exponentials, and the
+    same E bit for bit.
     """
     n = grid.steps
     h = grid.step_sizes[:, None]
@@ -200,18 +208,19 @@ def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid) -> tuple[
     b_m = _column([b.mu[1] for b in beliefs])
     c = np.asarray(cores).reshape(-1, 1, 1)
 
-    kern = _Kernel(a_m, b_m, h, n)
-    e_q, v_q = _q_moments(beliefs, grid, kern)
+    kern = _Kernel(a_m, b_m, h, n, None if variance else n)
+    e_q, v_q = _q_moments(beliefs, grid, kern, variance=variance)
 
     # B_n (eqs. 15, 28, 76-77): each current core survives with p = e^{-μ t}.
-    p1, p2 = kern.at_pair(1, n, 0.0)  # p at steps k = 1..n and at 2k
+    if variance:
+        p1, p2 = kern.at_pair(1, n, 0.0)  # p at steps k = 1..n and at 2k
+    else:
+        p1 = kern.at(slice(1, n + 1), 0.0)
     e_b = c * p1
-    v_b = c * (p1 - p2) + c**2 * (p2 - p1**2)
 
     # M_n (eqs. 68, 78): the maximum lifetime is Exp(Δμ). A per-deployment power (numpy
     # special-cases some scalar exponents, so a broadcast exponent could round differently).
     e_m = np.stack([_w(b.delta * t, 0.0, *b.mu) for b in beliefs])
-    v_m = e_m * (1.0 - e_m)
 
     # D_n (eqs. 16-17, 66): probability all cores are dead at step i, both the C current cores
     # and E[Y]E[S] expected cores from each earlier step; then a running product.
@@ -222,11 +231,15 @@ def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid) -> tuple[
     prior_steps = np.concatenate([np.zeros(log_dead_k.shape[:-1] + (1,)), np.cumsum(log_dead_k, axis=-1)[..., :-1]], axis=-1)
     p_dead = np.exp(log_dead_now + e_y_s * prior_steps)
     e_d = np.cumprod(1.0 - p_dead, axis=-1)
-    v_d = e_d - e_d**2
 
     size = e_q + e_b
-    v_size = v_q + v_b
     e_l = e_m * e_d * size
+    if v_q is None:
+        return e_l, np.zeros_like(e_l)
+    v_b = c * (p1 - p2) + c**2 * (p2 - p1**2)
+    v_m = e_m * (1.0 - e_m)
+    v_d = e_d - e_d**2
+    v_size = v_q + v_b
     v_dqb = e_d**2 * v_size + size**2 * v_d + v_d * v_size  # eqs. 23-24
     v_l = e_m**2 * v_dqb + v_m * (e_d * size) ** 2 + v_m * v_dqb  # eqs. 21-22
     return e_l, v_l

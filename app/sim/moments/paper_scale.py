@@ -62,9 +62,9 @@ def done(path: Path) -> set[tuple[str, int]]:
     return {(r["label"], r["seed"]) for r in map(json.loads, path.read_text().splitlines()) if r}
 
 
-def run(out: Path, seeds: int, workers: int, scheduler: str | None) -> None:
+def run(out: Path, seeds: int, workers: int, scheduler: str | None, labels: list[str] | None = None) -> None:
     finished = done(out)
-    todo = [j for j in jobs(seeds) if (j[0], j[4]) not in finished]
+    todo = [j for j in jobs(seeds) if (j[0], j[4]) not in finished and (labels is None or j[0] in labels)]
     print(f"{len(finished)} runs already in {out}; {len(todo)} to go", file=sys.stderr, flush=True)
     t0 = time.perf_counter()
     with out.open("a") as fh:
@@ -126,8 +126,8 @@ def render(summary: dict[str, dict[str, Any]]) -> str:
         "",
         "c = 20,000 cores, 1 arrival/h, 3 years, horizons 3y/1y/1mo/1w/24h × 600 steps, Table 1",
         "priors, 0 prior observations, SLA τ = 0.01%. Every policy runs at the threshold the paper",
-        "reports (no recalibration: one 3-year life of a moment policy costs 1.5-2 CPU-minutes",
-        "even after the speed-up, so ~10 candidates × 500 runs per policy is out of reach on this",
+        "reports (no recalibration: one 3-year life of a moment policy costs minutes of CPU,",
+        "see docs/benchmarks.md, so ~10 candidates × 500 runs per policy is out of reach on this",
         "machine) on the same seeds, so the gains over the zeroth moment are paired. Intervals are",
         "95%: Student-t over runs for utilisation and gains; Jeffreys for the pooled failure",
         "rate (optimistic, since failures cluster in bad runs: see the runs-with-failures column).",
@@ -212,13 +212,14 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--seeds", type=int, default=200, help="Table 2 seeds to aim for (stop any time)")
     r.add_argument("--workers", type=int, default=-1, help="local processes (-1: every core)")
     r.add_argument("--dask-scheduler", default=None, help="address of a Dask scheduler to run on instead")
+    r.add_argument("--labels", default=None, help="comma list: only these rows (e.g. threshold,accept_all)")
     rep = sub.add_parser("report", help="render the finished runs into the doc and the plot")
     rep.add_argument("--runs", type=Path, required=True)
     rep.add_argument("--doc", type=Path, required=True)
     rep.add_argument("--plot", type=Path, required=True)
     args = ap.parse_args(argv)
     if args.cmd == "run":
-        run(args.out, args.seeds, args.workers, args.dask_scheduler)
+        run(args.out, args.seeds, args.workers, args.dask_scheduler, args.labels.split(",") if args.labels else None)
         return 0
     summary = summarise([json.loads(x) for x in args.runs.read_text().splitlines() if x])
     write_block(args.doc, render(summary))

@@ -35,6 +35,8 @@ def test_batch_rows_are_bit_identical_to_the_reference(items, grid) -> None:  # 
         assert np.array_equal(e[i], e0) and np.array_equal(v[i], v0)
         e1, v1 = moments(c, b, grid)  # and alone, as the engine's newcomer path computes it
         assert np.array_equal(e1, e0) and np.array_equal(v1, v0)
+    e_only, zeros = moments_batch([c for c, _ in items], [b for _, b in items], grid, variance=False)
+    assert np.array_equal(e_only, e) and not zeros.any()  # the first moment's path: same E
 
 
 def test_seeded_lives_make_the_recorded_decisions() -> None:
