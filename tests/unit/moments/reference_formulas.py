@@ -1,3 +1,5 @@
+# FROZEN ORACLE: app/policies/moments/formulas.py as of commit 889df3d, before moments_batch.
+# test_moments_batch.py checks the live formulas against it bit for bit; do not edit.
 """Moments of a deployment's future size L_n under Gamma beliefs (paper §4, Props. 2-3, App. C).
 
 L_n = M_n · D_n · (Q_n + B_n) with, for the n-th step of size h of a horizon grid:
