@@ -136,4 +136,5 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return add_reproduction(
         reproduce_subparsers, "moment", "app.sim.moments.reproduce",
-        help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md")
+        help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md "
+             "(the paper's scale: python -m app.sim.moments.paper_scale)")
