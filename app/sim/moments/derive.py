@@ -41,12 +41,14 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
 def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = None,
            years: float = 3.0, runs: int = 5, iterations: int = 8, seed: int = 1000,
            steps: int = DEFAULT_STEPS, workers: int = 1, observations: int = 0,
-           progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+           progress: Callable[[str], None] | None = None, scheduler: str | None = None,
+           importance: bool = False) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
     candidate met τ — there is then nothing safe to declare)."""
     rate = arrival_rate or default_arrival_rate(capacity)
     res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
-                    steps, progress=progress, workers=workers)
+                    steps, progress=progress, workers=workers, scheduler=scheduler,
+                    importance=importance)
     met = any(s["meets_sla"] for s in res["search"]) and res["threshold"] > 0
     derivation = {
         "source": "calibration", "bounds": [res["threshold"] * TIGHTEST, res["threshold"]],

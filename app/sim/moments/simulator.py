@@ -22,8 +22,15 @@ from typing import Any
 import numpy as np
 
 from app.policies.moments import MomentEngine
-from app.policies.moments.formulas import DEFAULT_HORIZONS, HOURS_PER_YEAR, Grid
-from app.policies.moments.priors import POPULATION_DELTA, POPULATION_LAM, POPULATION_MU, POPULATION_NU, POPULATION_SIG
+from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, HOURS_PER_YEAR, Grid
+from app.policies.moments.priors import (
+    POPULATION_DELTA,
+    POPULATION_LAM,
+    POPULATION_MU,
+    POPULATION_NU,
+    POPULATION_SIG,
+    PSEUDO_MAX,
+)
 
 ARRIVE, SCALE_OUT, CORE_DEATH, MAX_LIFE = 0, 1, 2, 3
 
@@ -41,14 +48,20 @@ def pseudo_observations(rng: np.random.Generator, lam: float, mu: float, sig: fl
     if k <= 0:
         return None
     rate = lam * mu**POPULATION_NU
+
+    def hours(draws: np.ndarray) -> float:
+        # μ is floored at 1e-12, so 50 lifetimes can sum to ~5e13 h, past what the engine
+        # accepts (PSEUDO_MAX); capping keeps such a process immortal over any horizon here.
+        return float(min(draws.sum(), PSEUDO_MAX))
+
     return {
         "observations": {
             "core_deaths": k,
-            "core_time": float(rng.exponential(1.0 / mu, k).sum()),
+            "core_time": hours(rng.exponential(1.0 / mu, k)),
             "shutdowns": k,
-            "age_time": float(rng.exponential(1.0 / (POPULATION_DELTA * mu), k).sum()),
+            "age_time": hours(rng.exponential(1.0 / (POPULATION_DELTA * mu), k)),
             "scaleouts": k,
-            "scaleout_time": float(rng.exponential(1.0 / rate, k).sum()),
+            "scaleout_time": hours(rng.exponential(1.0 / rate, k)),
             "extra_cores": float(rng.poisson(sig, k).sum()),
         }
     }
@@ -62,7 +75,7 @@ def simulate(
     observations: int,
     seed: int,
     threshold: float | None = None,
-    steps: int = 100,
+    steps: int = DEFAULT_STEPS,  # the paper's 600: its t and ρ were calibrated on that grid
     horizons: tuple[float, ...] = DEFAULT_HORIZONS,
     marginal: bool = True,
     engine: MomentEngine | None = None,

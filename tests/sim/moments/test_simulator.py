@@ -97,3 +97,13 @@ def test_reproduce_quick_writes_report(tmp_path) -> None:  # type: ignore[no-unt
     text = (tmp_path / "moment.md").read_text()
     assert "Table 2" in text and "Fig. 1" in text and "20,000" in text
     assert json.loads((tmp_path / "moment.json").read_text())["config"]["capacity"] == 300
+
+
+def test_pseudo_observations_stay_within_what_the_engine_accepts() -> None:
+    from app.policies.moments.priors import PSEUDO_MAX
+    from app.sim.moments.simulator import pseudo_observations
+
+    # The floor of draw_parameters: a core that practically never dies, 50 observations.
+    obs = pseudo_observations(np.random.default_rng(0), 1e-12, 1e-12, 0.0, 50)["observations"]  # type: ignore[index]
+    assert max(obs.values()) <= PSEUDO_MAX
+    MomentEngine(100, "second_moment").admit("x", 1, 0.0, prior={"observations": obs})

@@ -1,0 +1,161 @@
+"""Importance sampling of seeded runs by a badness measure (App. D, a documented variant).
+
+Scale-out failures live in the tail of the runs: at a tuned threshold most 3-year lives see
+none. App. D draws runs more often from "bad" buckets of a cheap heuristic badness measure
+BM(r) and weights them back. We keep its two ingredients, BM on the pre-drawn arrivals and
+buckets of BM, but sample the buckets by *stratification* instead of the paper's rejection
+scheme: with P_i the nominal probability of bucket I_i and n_i runs drawn from p(r | I_i),
+
+    Ê[f] = Σ_i P_i · (1/n_i) Σ_{r ∈ run_i} f(r),
+
+which is importance sampling with q(r) = p(r | I_i) n_i / n (the paper's q(r) = p(r | I_i) q(I_i)
+with q(I_i) chosen directly rather than through redraw probabilities). P_i is estimated from a
+pilot of BM values on seeds disjoint from the simulated ones, so E[P̂_i] = P_i independently of
+the bucket means and the estimator stays unbiased for any BM: a poor BM costs variance, not
+bias. BM needs a seed to be a deterministic function of that seed only.
+
+BM (our reading of Def. 5): replay the run's arrivals (the same draws as simulator.simulate's
+arrival stream) through a simplified cluster that knows every deployment's true (λ, μ, σ):
+each month's arrivals come at the month's start and are admitted one by one while
+Σ i^x < 1.1 c, a deployment stays for its expected maximum lifetime 1/(Δμ), and
+i^x(age) = E + sqrt(99 E (1 + σ)) with E = C e^{-μ age} + m (1 - e^{-μ age}),
+m = λμ^ν(1+σ)/μ its M/M/∞ mean size (the variance is a heuristic Poisson-with-batches one).
+BM = max over months of Σ i^x / c: it grows past 1.1 when the admitted deployments grow.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from app.policies.moments.formulas import HOURS_PER_YEAR
+from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU
+from app.sim.moments.runs import dispatch, one_life
+from app.sim.moments.simulator import draw_parameters
+
+CANTELLI_99 = np.sqrt((1 - 0.01) / 0.01)
+
+
+def badness(seed: int, capacity: int, years: float, arrival_rate: float) -> float:
+    """BM of the run `seed` would be (cheap: no moments, no core-level events)."""
+    arrival_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[0])
+    end = years * HOURS_PER_YEAR
+    t = arrival_rng.exponential(1.0 / arrival_rate)
+    rows = []  # (arrival, C, μ, σ, m) of every arrival, drawn as simulate draws them
+    while t <= end:
+        nxt = t + arrival_rng.exponential(1.0 / arrival_rate)
+        lam, mu, sig = draw_parameters(arrival_rng)
+        c0 = 1 + int(arrival_rng.poisson(sig))
+        rows.append((t, c0, mu, sig, lam * mu**POPULATION_NU * (1.0 + sig) / mu))
+        t = nxt
+    arr = np.array(rows, dtype=float).reshape(-1, 5)
+    month = HOURS_PER_YEAR / 12
+    admitted = np.zeros(len(arr), dtype=bool)
+    worst = 0.0
+    for k in range(int(np.ceil(end / month))):
+        now = k * month
+        c0, mu, sig, m = arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4]
+        age = now - arr[:, 0]
+        here = admitted & (age < 1.0 / (POPULATION_DELTA * mu))
+        decay = np.exp(-mu[here] * age[here])
+        e = c0[here] * decay + m[here] * (1.0 - decay)
+        total = float((e + CANTELLI_99 * np.sqrt(e * (1.0 + sig[here]))).sum())
+        worst = max(worst, total)
+        for j in np.flatnonzero((arr[:, 0] >= now) & (arr[:, 0] < now + month)):
+            i_x = c0[j] + CANTELLI_99 * np.sqrt(c0[j] * (1.0 + sig[j]))
+            if total + i_x < 1.1 * capacity:
+                admitted[j] = True
+                total += i_x
+    return worst / capacity
+
+
+def _bm(job: tuple[int, int, float, float]) -> float:
+    return badness(*job)
+
+
+def buckets(values: np.ndarray, cuts: Sequence[float]) -> np.ndarray:
+    """Index of the BM bucket of each value: I_0 = (-inf, cuts[0]), ..., I_k = [cuts[-1], inf)."""
+    return np.searchsorted(np.asarray(cuts), values, side="right")
+
+
+def stratified_mean(f: np.ndarray, bucket: np.ndarray, probs: Sequence[float]) -> float:
+    """Ê[f] = Σ_i P_i mean(f | bucket i); a bucket with P_i > 0 must have runs."""
+    out = 0.0
+    for i, p in enumerate(probs):
+        if p > 0:
+            sel = bucket == i
+            if not sel.any():
+                raise ValueError(f"bucket {i} has probability {p:g} but no runs")
+            out += p * float(f[sel].mean())
+    return out
+
+
+def weights(bucket: np.ndarray, probs: Sequence[float]) -> np.ndarray:
+    """Per-run weight P_i / n_i, so Σ_r w_r f(r) = stratified_mean(f)."""
+    counts = np.bincount(bucket, minlength=len(probs))
+    return np.array([probs[b] / counts[b] for b in bucket])
+
+
+def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int = 2000,
+                quantiles: Sequence[float] = (0.5, 0.9), workers: int = 1, scheduler: str | None = None,
+                **sim: Any) -> dict[str, Any]:
+    """Failure rate and utilisation at `threshold` from `runs` lives spread evenly over the BM
+    buckets (cut at the pilot's `quantiles`), weighted back to the nominal distribution.
+
+    Seeds: pilot on [seed + 10^6, seed + 10^6 + pilot), runs searched from `seed` upward
+    (the first seeds whose BM falls in each bucket), so pilot and runs are disjoint."""
+    scale = (sim["capacity"], sim["years"], sim["arrival_rate"])
+    pilot_bm = np.array(list(dispatch(_bm, [(seed + 10**6 + k, *scale) for k in range(pilot)], workers, scheduler)))
+    cuts = list(np.quantile(pilot_bm, quantiles))
+    probs = np.bincount(buckets(pilot_bm, cuts), minlength=len(cuts) + 1) / pilot
+    want = np.full(len(probs), runs // len(probs))
+    want[: runs - want.sum()] += 1
+    chosen: list[int] = []
+    have = np.zeros(len(probs), dtype=int)
+    s = seed
+    while (have < want).any():  # BM is cheap; scan seeds until every bucket has its share
+        b = int(buckets(np.array([badness(s, *scale)]), cuts)[0])
+        if have[b] < want[b]:
+            chosen.append(s)
+            have[b] += 1
+        s += 1
+        if s - seed > 200 * runs + pilot:
+            raise RuntimeError("a BM bucket is too rare for the runs asked; use other quantiles")
+    out = list(dispatch(one_life, [(policy, threshold, k, sim) for k in chosen], workers, scheduler))
+    bucket = buckets(np.array([badness(k, *scale) for k in chosen]), cuts)
+    w = weights(bucket, probs)
+    den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out])
+    req = np.array([r["scaleout_requests"] for r in out], dtype=float)
+    util = np.array([r["utilization"] for r in out])
+    # Stratified standard error: Var = Σ P_i² s_i² / n_i (a bucket with one run adds nothing).
+    var = sum(p**2 * util[bucket == i].var(ddof=1) / (bucket == i).sum()
+              for i, p in enumerate(probs) if (bucket == i).sum() > 1)
+    return {
+        "threshold": threshold,
+        "failure_rate": float((w * den).sum() / (w * req).sum()) if req.sum() else 0.0,  # ratio of IS means
+        "utilization": float((w * util).sum()),
+        "utilization_se": float(np.sqrt(var)),
+        "p_run_fails": float((w * (den > 0)).sum()),
+        "buckets": {"cuts": cuts, "probs": probs.tolist(), "runs": have.tolist()},
+        "runs": out,
+        "weights": w.tolist(),
+        "bucket": bucket.tolist(),
+    }
+
+
+def confidence_is(res: dict[str, Any], sla: float, seed: int = 0, draws: int = 2000) -> float:
+    """Share of stratified bootstrap resamples (runs resampled within their bucket, weighted
+    back) whose failure rate is ≤ sla: the importance-sampled analogue of calibrate.confidence."""
+    den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in res["runs"]])
+    req = np.array([r["scaleout_requests"] for r in res["runs"]], dtype=float)
+    bucket = np.array(res["bucket"])
+    probs = res["buckets"]["probs"]
+    rng = np.random.default_rng(seed)
+    ok = 0
+    for _ in range(draws):
+        idx = np.concatenate([rng.choice(np.flatnonzero(bucket == i), (bucket == i).sum())
+                              for i in range(len(probs)) if (bucket == i).any()])
+        w = weights(bucket[idx], probs)
+        ok += (w * den[idx]).sum() <= sla * max((w * req[idx]).sum(), 1e-300)
+    return ok / draws
