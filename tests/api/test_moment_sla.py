@@ -38,6 +38,14 @@ def test_only_capacity_and_sla_gives_a_derived_threshold_stored_and_shown(client
         assert state["threshold"] == pytest.approx(expected)
         assert state["threshold_derivation"] == d
         assert state["closed_loop"]["sla"] == 1e-4 and state["closed_loop"]["tightened"] == 0
+        # The population prior is learnt for the moment rules (the zeroth has no model).
+        assert c["policy"]["learn_prior"] is True
+        learner = state["population_prior"]
+        if kind == "threshold":
+            assert learner is None
+        else:
+            assert learner["learnt"] is False and learner["adoptions"] == []
+            assert learner["prior"]["lambda"] == [0.4907, 0.4496]
 
 
 def fill(client, cid, size, count):

@@ -58,6 +58,11 @@ class MomentPolicy(StrictModel):
         True, description="Tighten the threshold when the realized scale-out failure rate "
                           "is above the SLA with 95% confidence, loosen it (within "
                           "derivation.bounds) when far below; false keeps it fixed (the paper).")
+    learn_prior: bool = Field(
+        True, description="Learn the population prior from this cluster's deployments "
+                          "(empirical Bayes on their scale-outs and core deaths; changes only "
+                          "on clear evidence): a leading signal where the failure-rate loop "
+                          "lags. false keeps Table 1's prior (the paper). See docs/moments.md.")
     derivation: ThresholdDerivation | None = None
 
 

@@ -18,8 +18,12 @@ class Deployment:
     category: str | None = None
     alive: bool = True
     dirty: bool = True
-    # (cores, stats) the cached moments were computed from, so from_state can rebuild the cache.
-    cached_inputs: tuple[int, Stats] | None = None
+    # (cores, stats, prior) the cached moments were computed from, so from_state can rebuild
+    # the cache (the prior too: a learnt population prior replaces it before the recompute).
+    cached_inputs: tuple[int, Stats, Prior] | None = None
+    # Its base prior is the cluster's population prior (no declared Gamma, no category prior):
+    # it follows the learnt one (learning.py) and is evidence for it.
+    population: bool = False
 
     def advance(self, at: float) -> None:
         """Add exposure since `last`: core-hours, hours alive, hours of scale-out counting."""

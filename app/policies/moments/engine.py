@@ -19,6 +19,7 @@ import numpy as np
 from app.policies.moments import errors, policies
 from app.policies.moments.deployment import Deployment
 from app.policies.moments.formulas import Belief, Grid, horizon_label, moments, moments_batch
+from app.policies.moments.learning import REPRIOR_PER_ADMIT, PopulationLearner
 from app.policies.moments.priors import (
     POPULATION_DELTA,
     POPULATION_NU,
@@ -60,6 +61,7 @@ class MomentEngine:
         nu: float = POPULATION_NU,
         refresh_per_admit: int = 4,
         loop: SlaLoop | None = None,
+        learn: bool = False,
     ) -> None:
         if policy not in policies.POLICIES:
             raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
@@ -80,6 +82,10 @@ class MomentEngine:
         self.delta = delta
         self.nu = nu
         self.refresh_per_admit = refresh_per_admit
+        # Empirical-Bayes population prior (learning.py); None keeps the declared one (the paper).
+        # The zeroth-moment rule has no model to correct.
+        self.learner = PopulationLearner(self.population) if learn and policy != "threshold" else None
+        self._reprior: deque[str] = deque()  # moved to a learnt prior, not yet recomputed
         self._dirty: dict[str, None] = {}  # insertion-ordered set: swap order fixes float sums
         self._rotation: deque[str] = deque()  # live ids, round-robin order for drift refresh
         self.now = 0.0
@@ -148,7 +154,7 @@ class MomentEngine:
         self._cache[d.id] = new
         self._tot_e += new[0]
         self._tot_v += new[1]
-        d.cached_inputs = (d.cores, d.stats.copy())
+        d.cached_inputs = (d.cores, d.stats.copy(), d.prior)
 
     def _refresh(self, at: float, dry_run: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Recompute deployments changed by events, plus the `refresh_per_admit` stalest ones.
@@ -168,10 +174,24 @@ class MomentEngine:
             if d is not None and d.alive and not d.dirty:
                 stale.append(d)
         todo = [self.deployments[key] for key in self._dirty] + stale
+        # Deployments whose prior the learner replaced: a bounded number per admission, so
+        # adopting a prior never costs one request a recompute of the whole cluster.
+        chosen = {d.id for d in todo}
+        repriored = 0
+        for key in self._reprior:
+            if repriored >= REPRIOR_PER_ADMIT:
+                break
+            repriored += 1
+            d = self.deployments.get(key)
+            if d is not None and d.alive and key not in chosen:
+                todo.append(d)
+                chosen.add(key)
         # Everything is computed (and checked) before anything moves: a refusal must leave
         # the engine as it was (the contract in app/policies/base.py).
         fresh = {} if self.policy == "threshold" else self._moments_at(todo, at)
         if not dry_run:
+            for _ in range(repriored):
+                self._reprior.popleft()
             for _ in range(scanned):
                 key = self._rotation.popleft()
                 d = self.deployments.get(key)
@@ -221,7 +241,33 @@ class MomentEngine:
         members = None
         if category is not None and category in self.categories:
             members = [self.belief(self.deployments[i]) for i in self.categories[category]]
-        return resolve_prior(self.population, members, prior, CATEGORY_MIN)
+        return resolve_prior(self.population_prior, members, prior, CATEGORY_MIN)
+
+    @property
+    def population_prior(self) -> Prior:
+        """The prior an arrival without a declared or category prior gets."""
+        return self.population if self.learner is None else self.learner.prior
+
+    def _learn(self, at: float) -> None:
+        """Re-estimate the population prior if one is due; on a change, every live
+        deployment on it moves to the new one (recomputed over the next admissions)."""
+        learner = self.learner
+        if learner is None or not learner.due(at):
+            return
+        live = {}
+        for key, frozen in learner.evidence:
+            d = self.deployments.get(key)
+            if frozen is None and d is not None and d.alive:
+                ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, d.stats.copy())
+                ghost.advance(at)  # exposure up to now, as the moments see it
+                live[key] = ghost.stats
+        new = learner.estimate(live, at, self.delta, self.nu)
+        if new is None:
+            return
+        for d in self.deployments.values():
+            if d.alive and d.population:
+                d.prior = new
+                self._reprior.append(d.id)
 
     # ---- events ------------------------------------------------------------------------------
     def admit(
@@ -253,6 +299,7 @@ class MomentEngine:
         except (KeyError, TypeError, ValueError) as exc:
             raise errors.InvalidPrior("prior", f"invalid prior: {exc}") from exc
         d = Deployment(deployment_id, cores, at, at, base, stats, category)
+        d.population = base is self.population_prior
         # The arrival's own moments depend only on its belief: compute (and check) them
         # before _refresh moves anything, so a refusal leaves the engine as it was.
         own = None if self.policy == "threshold" else self._newcomer(d.cores, self.belief(d))
@@ -275,8 +322,12 @@ class MomentEngine:
                     q.append(deployment_id)
                     if len(q) > CATEGORY_WINDOW:
                         self._forget(q.popleft())
+                if self.learner is not None and d.population:
+                    self.learner.record(deployment_id)
             else:
                 self.rejected += 1
+            # After the decision: a dry run of this arrival answers as it does.
+            self._learn(at)
         return self._decision_dict(verdict)
 
     def _decide(self, d: Deployment, own: tuple[np.ndarray, np.ndarray] | None,
@@ -348,6 +399,8 @@ class MomentEngine:
 
     def _die(self, d: Deployment) -> None:
         d.alive = False
+        if self.learner is not None and d.population:
+            self.learner.freeze(d.id, d.stats)
         self._swap(d)
         if d.category is None or d.id not in self.categories.get(d.category, ()):
             del self.deployments[d.id]
@@ -390,6 +443,7 @@ class MomentEngine:
             "threshold": self.threshold,
             "marginal": self.marginal,
             "closed_loop": None if self.loop is None else self.loop.describe(),
+            "population_prior": None if self.learner is None else self.learner.describe(),
             "capacity": self.capacity,
             "now": self.now,
             "active_cores": self.active,
@@ -442,6 +496,8 @@ class MomentEngine:
                 "refresh_per_admit": self.refresh_per_admit,
             },
             "loop": None if self.loop is None else self.loop.to_dict(),
+            "learner": None if self.learner is None else self.learner.to_dict(),
+            "reprior": list(self._reprior),
             "now": self.now,
             "active": self.active,
             "counters": [self.requests, self.denied, self.admitted, self.rejected, self._updates],
@@ -449,7 +505,11 @@ class MomentEngine:
                 {
                     "id": d.id, "cores": d.cores, "born": d.born, "last": d.last, "prior": d.prior.to_dict(),
                     "stats": d.stats.to_dict(), "category": d.category, "alive": d.alive, "dirty": d.dirty,
-                    "cached": None if d.cached_inputs is None else [d.cached_inputs[0], d.cached_inputs[1].to_dict()],
+                    # The cached prior only where a learnt one replaced it since.
+                    "cached": None if d.cached_inputs is None else [
+                        d.cached_inputs[0], d.cached_inputs[1].to_dict(),
+                        *([] if d.cached_inputs[2] == d.prior else [d.cached_inputs[2].to_dict()])],
+                    "population": d.population,
                 }
                 for d in self.deployments.values()
             ],
@@ -467,6 +527,9 @@ class MomentEngine:
             Prior.from_dict(c["population"]), c["delta"], c["nu"], c["refresh_per_admit"],
             None if state.get("loop") is None else SlaLoop.from_dict(state["loop"]),
         )
+        if state.get("learner") is not None:
+            eng.learner = PopulationLearner.from_dict(state["learner"])
+        eng._reprior = deque(state.get("reprior", ()))
         eng.now = state["now"]
         eng.active = state["active"]
         eng.requests, eng.denied, eng.admitted, eng.rejected, eng._updates = state["counters"]
@@ -474,14 +537,17 @@ class MomentEngine:
             d = Deployment(
                 row["id"], row["cores"], row["born"], row["last"], Prior.from_dict(row["prior"]),
                 Stats.from_dict(row["stats"]), row["category"], row["alive"], row["dirty"],
+                population=row.get("population", False),
             )
             eng.deployments[d.id] = d
             if row["cached"] is not None:
                 # Moments are a pure function of (cores, prior, stats): rebuild the cache from
                 # the inputs it was computed from, bit for bit, without touching the totals.
+                # States from before the learner hold no prior here: it was the deployment's.
                 cores, stats = row["cached"][0], Stats.from_dict(row["cached"][1])
-                d.cached_inputs = (cores, stats)
-                eng._cache[d.id] = moments(cores, posterior(d.prior, stats, eng.delta, eng.nu), eng.grid, eng._variance)
+                base = Prior.from_dict(row["cached"][2]) if len(row["cached"]) > 2 else d.prior
+                d.cached_inputs = (cores, stats, base)
+                eng._cache[d.id] = moments(cores, posterior(base, stats, eng.delta, eng.nu), eng.grid, eng._variance)
         eng.categories = {k: deque(v) for k, v in state["categories"].items()}
         eng._dirty = dict.fromkeys(state["dirty"])
         eng._rotation = deque(state["rotation"])

@@ -28,7 +28,10 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         policy = spec["policy"]
         engine = MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
                               threshold=policy.get("threshold"),
-                              marginal=policy.get("marginal", True))
+                              marginal=policy.get("marginal", True),
+                              # Declarations from before the learner have no key: they keep
+                              # the fixed prior their logged decisions were made with.
+                              learn=policy.get("learn_prior", False))
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         return cls(engine, spec)
 

@@ -25,6 +25,7 @@ from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.sla import wilson
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import default_arrival_rate, service_engine
+from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
 
@@ -47,29 +48,54 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
     }
 
 
+# What each cell runs: (failure-rate loop, population-prior learning). "paper" is the open
+# loop of the paper; "service" what a new cluster gets by default (both on).
+CONTROLLERS = {"paper": (False, False), "loop": (True, False), "learn": (False, True),
+               "service": (True, True)}
+
+
+def _life(job: tuple[str, int, float, float, bool, bool, int, float, float, float, int]
+          ) -> dict[str, Any]:
+    policy, capacity, sla, threshold, closed, learn, seed, years, rate, growth, steps = job[:11]
+    measure_from = job[11] if len(job) > 11 else 0.0
+    eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
+                         learn=learn)
+    out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
+                   growth=growth, measure_from=measure_from)
+    out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
+    return out
+
+
 def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
             years: float = 3.0, growth: float = 2.0, steps: int = DEFAULT_STEPS,
             arrival_rate: float | None = None, measure_from: float = 0.0,
-            progress: bool = False) -> dict[str, Any]:
+            progress: bool = False, controllers: tuple[str, ...] = tuple(CONTROLLERS),
+            workers: int = 1, seed: int = 0) -> dict[str, Any]:
+    """Every seed under every controller at growth 1 and `growth`, with common random
+    numbers (a seed's arrivals and deployments are the same in every cell)."""
     rate = arrival_rate or default_arrival_rate(capacity)
-    cells: dict[str, list[dict[str, Any]]] = {}
+    jobs, keys = [], []
     for g in (1.0, growth):
-        for closed in (False, True):
-            key = f"growth={g:g} {'closed' if closed else 'open'}"
-            out = cells.setdefault(key, [])
-            for seed in range(runs):
-                eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed,
-                                     steps=steps)
-                out.append(simulate(policy, capacity, years, rate, 0, seed, steps=steps,
-                                    engine=eng, growth=g, measure_from=measure_from))
-                if progress:
-                    r = out[-1]
-                    print(f"{key} seed {seed}: fail {r['scaleout_failure_rate']:.2e} of "
-                          f"{r['scaleout_requests']}, util {r['utilization']:.3f}, "
-                          f"threshold now {r['threshold']:.4g}", file=sys.stderr, flush=True)
+        for name in controllers:
+            closed, learn = CONTROLLERS[name]
+            for s in range(seed, seed + runs):
+                keys.append(f"growth={g:g} {name}")
+                jobs.append((policy, capacity, sla, threshold, closed, learn, s, years, rate, g,
+                             steps, measure_from))
+    cells: dict[str, list[dict[str, Any]]] = {k: [] for k in keys}
+    for key, r in zip(keys, dispatch(_life, jobs, workers)):
+        cells[key].append(r)
+        if progress:
+            ads = r["adoptions"]
+            learnt = "" if not ads else (
+                f", prior learnt {len(ads)}x, first at {ads[0]['at']:.0f} h (λ ×"
+                f"{ads[0]['mean_factor']['lambda']:.2f}), last ×{ads[-1]['mean_factor']['lambda']:.2f}")
+            print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
+                  f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "
+                  f"{r['threshold']:.4g}{learnt}", file=sys.stderr, flush=True)
     return {"policy": policy, "capacity": capacity, "sla": sla, "threshold": threshold,
-            "runs": runs, "years": years, "arrival_rate": rate, "steps": steps,
-            "measure_from": measure_from,
+            "runs": runs, "seeds": [seed, seed + runs - 1], "years": years,
+            "arrival_rate": rate, "steps": steps, "measure_from": measure_from,
             "cells": {k: pooled(v, sla) for k, v in cells.items()}}
 
 
@@ -84,7 +110,7 @@ def plot(result: dict[str, Any], path: str) -> None:
     x = np.arange(len(names))
     util = np.array([cells[k]["utilization"] for k in names])
     use = np.array([cells[k]["utilization_se"] for k in names])
-    colors = ["tab:gray" if "open" in k else "tab:blue" for k in names]
+    colors = ["tab:gray" if "paper" in k else "tab:blue" for k in names]
     fig, (a, a2, b) = plt.subplots(1, 3, figsize=(14, 4.2))
     for ax, key, title in ((a, "", "whole life"),
                            (a2, "late_", f"from year {result['measure_from']:g}")):
@@ -120,11 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=DEFAULT_STEPS)
     p.add_argument("--measure-from", type=float, default=0.0,
                    help="years after which failures are also reported apart (the loop learnt)")
+    p.add_argument("--controllers", default=",".join(CONTROLLERS),
+                   help=f"comma list of {', '.join(CONTROLLERS)}")
+    p.add_argument("--workers", type=int, default=1, help="local processes (-1: every core)")
+    p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--plot", help="PNG path")
     p.add_argument("--json", help="write the result here")
     a = p.parse_args(argv)
     res = compare(a.policy, a.capacity, a.sla, a.threshold, a.runs, a.years, a.growth, a.steps,
-                  measure_from=a.measure_from, progress=True)
+                  measure_from=a.measure_from, progress=True,
+                  controllers=tuple(a.controllers.split(",")), workers=a.workers, seed=a.seed)
     for k, c in res["cells"].items():
         print(f"{k:<18} fail {c['failure_rate']:.2e} [{c['wilson95'][0]:.1e}, "
               f"{c['wilson95'][1]:.1e}] ({c['denied']}/{c['requests']}), confidence "

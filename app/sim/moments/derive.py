@@ -31,9 +31,10 @@ def default_arrival_rate(capacity: int) -> float:
 
 def service_engine(policy: str, capacity: int, sla: float, threshold: float | None = None,
                    derivation: dict[str, Any] | None = None, closed_loop: bool = True,
-                   steps: int = DEFAULT_STEPS) -> MomentEngine:
+                   steps: int = DEFAULT_STEPS, learn: bool = True) -> MomentEngine:
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation)
-    engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps))
+    engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
+                          learn=learn)
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     return engine
 

@@ -152,6 +152,17 @@ def test_loop_is_off_for_declarations_from_before_it_and_when_asked() -> None:
     assert fam.describe()["threshold_derivation"]["source"] == "declared"
 
 
+def test_prior_learning_is_off_for_declarations_from_before_it() -> None:
+    old = spec("second_moment")
+    assert MomentFamily.build(old).engine.learner is None  # no key: the paper's fixed prior
+    new = spec("second_moment")
+    new["policy"]["learn_prior"] = True
+    assert MomentFamily.build(new).engine.learner is not None
+    zeroth = spec("threshold")
+    zeroth["policy"]["learn_prior"] = True
+    assert MomentFamily.build(zeroth).engine.learner is None
+
+
 def test_denials_tighten_a_live_cluster_and_the_decision_shows_the_new_threshold() -> None:
     fam = MomentFamily.build(spec("threshold"))
     fam.apply({"kind": "deployment", "deployment_id": "a", "cores": 10, "at": 0.0})

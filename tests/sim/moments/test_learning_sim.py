@@ -1,0 +1,104 @@
+"""The learnt population prior inside the engine, driven by the §2.1 model (issue #14)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.policies.moments import MomentEngine
+from app.sim.moments.derive import service_engine
+from app.sim.moments.simulator import simulate
+
+CAPACITY, RATE, YEARS = 500, 0.1, 1.0  # four times the paper's load per core: evidence sooner
+
+
+class Recorder:
+    """Drives a real engine and records every call, so the same stream can be replayed."""
+
+    def __init__(self, engine: MomentEngine) -> None:
+        self.engine = engine
+        self.calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.engine, name)
+        if name not in ("admit", "scale_out", "scale_in", "shutdown"):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self.calls.append((name, args, kwargs))
+            return attr(*args, **kwargs)
+        return call
+
+
+def life(growth: float, learn: bool, seed: int) -> tuple[dict[str, Any], Recorder]:
+    rec = Recorder(service_engine("first_moment", CAPACITY, 1e-3, 0.3 * CAPACITY,
+                                  closed_loop=False, learn=learn))
+    out = simulate("first_moment", CAPACITY, YEARS, RATE, 0, seed, engine=rec,  # type: ignore[arg-type]
+                   growth=growth)
+    return out, rec
+
+
+def test_the_prior_stays_where_it_is_right_and_learns_a_wrong_scale_out_rate() -> None:
+    # Right prior: no adoption, and decisions identical to the paper's engine.
+    for seed in (0, 1):
+        plain, _ = life(1.0, False, seed)
+        learnt, rec = life(1.0, True, seed)
+        assert rec.engine.learner is not None and rec.engine.learner.adoptions == []
+        assert (learnt["admitted"], learnt["utilization"]) == (plain["admitted"], plain["utilization"])
+    # Deployments scale out three times as often as Table 1 says: λ's mean is learnt within
+    # weeks, near ×3, μ's is left alone (its evidence agrees with the prior), and the scale-
+    # outs that failed with the wrong prior (6.3% of them on this seed) no longer fail.
+    wrong, _ = life(3.0, False, 0)
+    fixed, rec = life(3.0, True, 0)
+    adoptions = rec.engine.learner.adoptions
+    assert adoptions, "no prior learnt"
+    factor = adoptions[-1]["mean_factor"]
+    assert 2.0 < factor["lambda"] < 4.5 and factor["mu"] == 1.0 and factor["sigma"] == 1.0
+    assert adoptions[0]["likelihood_ratio"]["lambda"] > 10.83
+    assert wrong["scaleout_failure_rate"] > 1e-2 and fixed["scaleout_failure_rate"] <= 1e-3
+    state = rec.engine.describe()["population_prior"]
+    assert state["learnt"] and state["prior"]["lambda"] == adoptions[-1]["prior"]["lambda"]
+
+
+def test_a_restored_engine_learns_and_decides_as_the_original(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # A handful per admission, so that this small cluster also has a snapshot in which some
+    # deployments are on the new prior and some wait (REPRIOR_PER_ADMIT is 64 otherwise).
+    monkeypatch.setattr("app.policies.moments.engine.REPRIOR_PER_ADMIT", 3)
+    _, rec = life(3.0, True, 0)
+    calls = rec.calls
+    # Replay the stream on a fresh engine up to just after the first adoption, while
+    # deployments still wait to be moved to the new prior, and snapshot it there.
+    eng = service_engine("first_moment", CAPACITY, 1e-3, 0.3 * CAPACITY, closed_loop=False,
+                         learn=True)
+    cut, state = None, None
+    for i, (name, args, kwargs) in enumerate(calls):
+        getattr(eng, name)(*args, **kwargs)
+        if eng.learner.adoptions and eng._reprior:
+            state = json.loads(json.dumps(eng.to_state()))
+            # Cached moments computed under the old prior: the state says under which.
+            if any(row["cached"] and len(row["cached"]) == 3 for row in state["deployments"]):
+                cut = i + 1
+                break
+    assert cut is not None and state is not None, "no deployment ever waited for a new prior"
+    restored = MomentEngine.from_state(state)
+    for name, args, kwargs in calls[cut:]:
+        assert getattr(restored, name)(*args, **kwargs) == getattr(eng, name)(*args, **kwargs)
+    assert restored.to_state() == eng.to_state()
+    assert restored.learner.adoptions == rec.engine.learner.adoptions
+
+
+def test_a_dry_run_answers_as_the_arrival_itself_when_a_prior_is_due() -> None:
+    _, rec = life(3.0, True, 0)
+    eng = service_engine("first_moment", CAPACITY, 1e-3, 0.3 * CAPACITY, closed_loop=False,
+                         learn=True)
+    checked = 0
+    for name, args, kwargs in rec.calls:
+        if name == "admit" and eng.learner.due(args[2]) and len(eng.learner.evidence) >= 20:
+            before = json.dumps(eng.to_state())
+            dry = eng.admit(*args, **kwargs, dry_run=True)
+            assert json.dumps(eng.to_state()) == before
+            assert getattr(eng, name)(*args, **kwargs) == dry
+            checked += 1
+        else:
+            getattr(eng, name)(*args, **kwargs)
+    assert checked > 10
