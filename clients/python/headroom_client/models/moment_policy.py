@@ -24,6 +24,9 @@ class MomentPolicy:
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
         derivation (None | ThresholdDerivation | Unset):
+        learn_prior (bool | Unset): Learn the population prior from this cluster's deployments (empirical Bayes on their
+            scale-outs and core deaths; changes only on clear evidence): a leading signal where the failure-rate loop lags.
+            false keeps Table 1's prior (the paper). See docs/moments.md. Default: True.
         marginal (bool | Unset): The marginal heuristic of §6.1. Default: True.
         threshold (float | None | Unset): threshold / first_moment: t in cores; second_moment: the overflow bound ρ.
             Default: derived from the cluster's capacity and SLA by calibrations of the §2.1 model (see `derivation`); give
@@ -33,6 +36,7 @@ class MomentPolicy:
     kind: MomentPolicyKind
     closed_loop: bool | Unset = True
     derivation: None | ThresholdDerivation | Unset = UNSET
+    learn_prior: bool | Unset = True
     marginal: bool | Unset = True
     threshold: float | None | Unset = UNSET
 
@@ -50,6 +54,8 @@ class MomentPolicy:
             derivation = self.derivation.to_dict()
         else:
             derivation = self.derivation
+
+        learn_prior = self.learn_prior
 
         marginal = self.marginal
 
@@ -70,6 +76,8 @@ class MomentPolicy:
             field_dict["closed_loop"] = closed_loop
         if derivation is not UNSET:
             field_dict["derivation"] = derivation
+        if learn_prior is not UNSET:
+            field_dict["learn_prior"] = learn_prior
         if marginal is not UNSET:
             field_dict["marginal"] = marginal
         if threshold is not UNSET:
@@ -103,6 +111,8 @@ class MomentPolicy:
 
         derivation = _parse_derivation(d.pop("derivation", UNSET))
 
+        learn_prior = d.pop("learn_prior", UNSET)
+
         marginal = d.pop("marginal", UNSET)
 
         def _parse_threshold(data: object) -> float | None | Unset:
@@ -118,6 +128,7 @@ class MomentPolicy:
             kind=kind,
             closed_loop=closed_loop,
             derivation=derivation,
+            learn_prior=learn_prior,
             marginal=marginal,
             threshold=threshold,
         )
