@@ -18,7 +18,13 @@ import numpy as np
 
 from app.policies.moments import errors, policies
 from app.policies.moments.deployment import Deployment
-from app.policies.moments.formulas import Belief, Grid, horizon_label, moments, moments_batch
+from app.policies.moments.formulas import (
+    Belief,
+    Grid,
+    horizon_label,
+    moments,
+    moments_batch,
+)
 from app.policies.moments.learning import REPRIOR_PER_ADMIT, PopulationLearner
 from app.policies.moments.priors import (
     POPULATION_DELTA,

@@ -69,6 +69,9 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
     p.add_argument("--open-loop", action="store_true",
                    help="keep the threshold fixed (the paper); default: the service's closed "
                         "loop on the realized failure rate")
+    p.add_argument("--fixed-prior", action="store_true",
+                   help="with --sla: keep Table 1's prior (the paper) instead of learning the "
+                        "population prior as a new cluster does (policy.learn_prior)")
     p.add_argument("--growth", type=float, default=1.0,
                    help="true scale-out rate ÷ the priors' (2: deployments grow twice as fast "
                         "as the engine believes)")
@@ -90,7 +93,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise SystemExit("headroom simulate moment: --growth must be positive")
     try:
         engines = {p: service_engine(p, args.capacity, args.sla, thresholds.get(p),
-                                     closed_loop=not args.open_loop, steps=args.steps)
+                                     closed_loop=not args.open_loop, steps=args.steps,
+                                     learn=not args.fixed_prior)
                    for p in _policies(args.policies)}
     except ValueError as exc:
         raise SystemExit(f"headroom simulate moment: {exc}") from exc
@@ -108,7 +112,8 @@ def run_simulate(args: argparse.Namespace) -> int:
             f"deployments arriving {args.arrival_rate:g} per hour for {args.years:g} years "
             f"with Table 1 priors (§2.1 model; true scale-out rate ×{args.growth:g}), "
             f"{args.observations} prior observations each; SLA τ = {args.sla:g}, "
-            f"{'open' if args.open_loop else 'closed'} loop; "
+            f"{'open' if args.open_loop else 'closed'} loop, "
+            f"{'fixed' if args.fixed_prior else 'learnt'} population prior; "
             f"policies {', '.join(r['policy'] for r in results)}, seed {args.seed}.", 92)
             + "\n")
         print(f"{'policy':<15}{'threshold':>11}{'util':>8}{'fail rate':>11}{'admitted':>10}{'rejected':>10}")

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from app.policies.moments.formulas import DEFAULT_STEPS
+from app.policies.moments.priors import Prior
 from app.policies.moments.sla import wilson
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import default_arrival_rate, service_engine
@@ -49,17 +50,20 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
 
 
 # What each cell runs: (failure-rate loop, population-prior learning). "paper" is the open
-# loop of the paper; "service" what a new cluster gets by default (both on).
+# loop of the paper; "service" what a new cluster gets by default (both on); "oracle" the
+# paper's engine told the truth (λ's prior mean × growth): what no learning can beat.
 CONTROLLERS = {"paper": (False, False), "loop": (True, False), "learn": (False, True),
-               "service": (True, True)}
+               "service": (True, True), "oracle": (False, False)}
 
 
-def _life(job: tuple[str, int, float, float, bool, bool, int, float, float, float, int]
-          ) -> dict[str, Any]:
+def _life(job: tuple[Any, ...]) -> dict[str, Any]:
     policy, capacity, sla, threshold, closed, learn, seed, years, rate, growth, steps = job[:11]
-    measure_from = job[11] if len(job) > 11 else 0.0
+    measure_from, oracle = job[11], job[12]
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
                          learn=learn)
+    if oracle:
+        lam = eng.population.lam
+        eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
                    growth=growth, measure_from=measure_from)
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
@@ -77,11 +81,13 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
     jobs, keys = [], []
     for g in (1.0, growth):
         for name in controllers:
+            if name == "oracle" and g == 1.0:
+                continue  # the paper's engine is the oracle there
             closed, learn = CONTROLLERS[name]
             for s in range(seed, seed + runs):
                 keys.append(f"growth={g:g} {name}")
                 jobs.append((policy, capacity, sla, threshold, closed, learn, s, years, rate, g,
-                             steps, measure_from))
+                             steps, measure_from, name == "oracle"))
     cells: dict[str, list[dict[str, Any]]] = {k: [] for k in keys}
     for key, r in zip(keys, dispatch(_life, jobs, workers)):
         cells[key].append(r)
