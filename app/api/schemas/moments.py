@@ -60,8 +60,9 @@ class MomentPolicy(StrictModel):
                           "derivation.bounds) when far below; false keeps it fixed (the paper).")
     learn_prior: bool = Field(
         True, description="Learn the population prior from this cluster's deployments "
-                          "(empirical Bayes on their scale-outs and core deaths; changes only "
-                          "on clear evidence): a leading signal where the failure-rate loop "
+                          "(empirical Bayes on their scale-outs and core deaths; it leaves "
+                          "Table 1's only when the evidence rejects it at 99.9%, and never "
+                          "towards less demand): a leading signal where the failure-rate loop "
                           "lags. false keeps Table 1's prior (the paper). See docs/moments.md.")
     derivation: ThresholdDerivation | None = None
 

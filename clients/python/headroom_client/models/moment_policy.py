@@ -25,8 +25,9 @@ class MomentPolicy:
             True.
         derivation (None | ThresholdDerivation | Unset):
         learn_prior (bool | Unset): Learn the population prior from this cluster's deployments (empirical Bayes on their
-            scale-outs and core deaths; changes only on clear evidence): a leading signal where the failure-rate loop lags.
-            false keeps Table 1's prior (the paper). See docs/moments.md. Default: True.
+            scale-outs and core deaths; it leaves Table 1's only when the evidence rejects it at 99.9%, and never towards
+            less demand): a leading signal where the failure-rate loop lags. false keeps Table 1's prior (the paper). See
+            docs/moments.md. Default: True.
         marginal (bool | Unset): The marginal heuristic of §6.1. Default: True.
         threshold (float | None | Unset): threshold / first_moment: t in cores; second_moment: the overflow bound ρ.
             Default: derived from the cluster's capacity and SLA by calibrations of the §2.1 model (see `derivation`); give
