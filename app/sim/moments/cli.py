@@ -157,7 +157,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         raise SystemExit("headroom calibrate moment: need --runs >= 1, --iterations >= 1")
     res = derive(args.policy, args.sla, args.capacity, args.arrival_rate, args.years, args.runs,
                  args.iterations, args.seed, args.steps, args.workers, args.observations,
-                 progress=None if args.json else (lambda m: print(m, file=sys.stderr)),
+                 # stderr, so a --json run shows its progress too without touching stdout
+                 progress=lambda m: print(m, file=sys.stderr, flush=True),
                  scheduler=args.dask_scheduler, importance=args.importance_sampling)
     if args.json:
         json.dump(res, sys.stdout, indent=2)
