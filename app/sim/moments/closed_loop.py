@@ -1,17 +1,19 @@
-"""Does the closed loop hold τ when the priors are wrong? Open vs closed loop on the §2.1 model.
+"""Does the service hold τ when the priors are wrong? Controllers side by side on the §2.1 model.
 
 The threshold is the one calibrated for τ with the right priors (given on the command line,
-from ``headroom calibrate moment``, whose seeds start at 1000: these runs use seeds 0..runs-1,
-so nothing is tuned on the runs reported). Each seed is simulated four times with common
-random numbers: true scale-out rate ×1 and ×``growth`` (deployments grow faster than the
-engine's Table 1 priors say), open loop (the paper) and closed loop (app/policies/moments/
-sla.py). Reports the pooled failure rate with a 95% Wilson interval over requests and a run
-bootstrap (failures cluster in bad runs), and the utilisation.
+from ``headroom calibrate moment``, whose seeds start at 1000; these runs start at --seed,
+so nothing is tuned on the runs reported). Each seed is simulated at true scale-out rate ×1
+and ×``growth`` (deployments grow faster than the engine's Table 1 priors say) under each
+controller of ``CONTROLLERS``, with common random numbers: the paper (fixed prior and
+threshold), the failure-rate loop (app/policies/moments/sla.py), the learnt population prior
+(app/policies/moments/learning.py), both (what the service declares by default), and an
+oracle told the true growth. Reports the pooled failure rate with a 95% Wilson interval over
+requests and a run bootstrap (failures cluster in bad runs), and the utilisation.
 
-    python -m app.sim.moments.closed_loop --policy threshold --capacity 2000 --sla 1e-3 \\
-        --threshold 700 --runs 12 --plot docs/moments_closed_loop.png
+    python -m app.sim.moments.closed_loop --policy second_moment --capacity 2000 --sla 1e-4 \
+        --threshold 0.1 --runs 16 --seed 200 --controllers paper,service,oracle --workers 2 \
+        --plot docs/moments_learning_2000.png
 """
-
 from __future__ import annotations
 
 import argparse
