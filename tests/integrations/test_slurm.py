@@ -108,7 +108,10 @@ def slurm_books(slurm: SlurmCluster) -> dict[str, str]:
     out = slurm.run("squeue", "-h", "-O", "JobID:20,State:20,NodeList:20,ReqNodes:20").stdout
     books = {}
     for line in out.splitlines():
-        job, state, nodelist, reqnodes = (line.split() + ["", "", "", ""])[:4]
+        # Fixed-width columns, not words: a pending job's NodeList is blank, and splitting on
+        # whitespace then read its ReqNodes as the NodeList (seen when slurmd was slow to
+        # start the jobs under load).
+        job, state, nodelist, reqnodes = (line[i:i + 20].strip() for i in range(0, 80, 20))
         books[admin_comment(slurm, job)] = reqnodes if state == "PENDING" else nodelist
         assert books[admin_comment(slurm, job)], out
     return books
