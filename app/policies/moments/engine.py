@@ -54,6 +54,13 @@ def _finite(m: tuple[np.ndarray, np.ndarray], field: str) -> tuple[np.ndarray, n
     return m
 
 
+def _exposed(d: Deployment, at: float) -> Deployment:
+    """A copy of `d` with its exposure brought up to `at`; `d` itself is not touched."""
+    ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, d.stats.copy())
+    ghost.advance(at)
+    return ghost
+
+
 class MomentEngine:
     def __init__(
         self,
@@ -223,9 +230,7 @@ class MomentEngine:
         their statistics, all in one batch (row i is bit-identical to moments() alone)."""
         if not todo:
             return {}
-        ghosts = [Deployment(d.id, d.cores, d.born, d.last, d.prior, d.stats.copy()) for d in todo]
-        for g in ghosts:
-            g.advance(at)
+        ghosts = [_exposed(d, at) for d in todo]
         e, v = moments_batch([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid, self._variance)
         # Copies: a cached row must not keep its whole batch alive for as long as the
         # deployment goes unchanged (thousands of deployments x 48 KB each).
@@ -264,9 +269,7 @@ class MomentEngine:
         for key, frozen in learner.evidence:
             d = self.deployments.get(key)
             if frozen is None and d is not None and d.alive:
-                ghost = Deployment(d.id, d.cores, d.born, d.last, d.prior, d.stats.copy())
-                ghost.advance(at)  # exposure up to now, as the moments see it
-                live[key] = ghost.stats
+                live[key] = _exposed(d, at).stats  # exposure up to now, as the moments see it
         new = learner.estimate(live, at, self.delta, self.nu)
         if new is None:
             return
