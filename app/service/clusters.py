@@ -56,9 +56,14 @@ def cluster_view(c: Cluster) -> dict[str, Any]:
 
 
 def create_cluster(ctx: ServiceContext, spec: dict[str, Any], owner: str,
-                   idempotency_key: str | None = None) -> tuple[dict[str, Any], bool]:
-    """Create a cluster; returns (view, replayed). A reused key replays the first answer."""
-    h = _hash(spec)
+                   idempotency_key: str | None = None,
+                   sent: dict[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
+    """Create a cluster; returns (view, replayed). A reused key replays the first answer.
+
+    sent: the body as the client wrote it (no defaults filled in). The key's hash is taken
+    over it, not over `spec`: a default that a later release adds (moment clusters'
+    `learn_prior`) would otherwise turn the retry of an unchanged request into a 409."""
+    h = _hash(spec if sent is None else sent)
     scope = _create_scope(owner)
     try:
         with ctx.sessions() as session, session.begin():

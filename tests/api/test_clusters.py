@@ -58,6 +58,27 @@ def test_create_with_idempotency_key_replays(client):
     assert len(client.get("/v1/clusters").json()["items"]) == 1
 
 
+def test_a_creation_key_hashes_the_body_as_sent(app, client):
+    """The key's hash covers what the client wrote, not the server's defaults: a release that
+    adds a default (moment clusters' learn_prior did) must not turn the retry of an unchanged
+    request into a 409. A body that differs in a field the client wrote still conflicts."""
+    from app.store.models import IdempotencyKey
+    from app.service.clusters import _hash
+
+    spec = {"name": "sent", "capacity_cores": 2000, "sla": 1e-4, "policy": {"kind": "second_moment"}}
+    first = client.post("/v1/clusters", json=spec, headers={"Idempotency-Key": "k-sent"})
+    assert first.status_code == 201, first.text
+    assert "learn_prior" in first.json()["policy"]  # the default was filled in and stored
+    with app.state.ctx.sessions() as session:
+        (row,) = session.query(IdempotencyKey).filter_by(key="k-sent").all()
+    assert row.request_hash == _hash(spec)
+    again = client.post("/v1/clusters", json=spec, headers={"Idempotency-Key": "k-sent"})
+    assert again.headers.get("idempotent-replayed") == "true"
+    assert again.json()["id"] == first.json()["id"]
+    assert_problem(client.post("/v1/clusters", json={**spec, "sla": 1e-3},
+                               headers={"Idempotency-Key": "k-sent"}), 409, "idempotency_key_reused")
+
+
 def _bad(spec_change):
     spec = cluster_spec(name="bad")
     spec_change(spec)
@@ -186,3 +207,20 @@ def test_name_taken_names_the_existing_cluster(client):
                           409, "name_taken")
     assert body["existing_id"] == first["id"]
     assert client.get(f"/v1/clusters/{other['id']}").json()["name"] == "other"
+
+
+@pytest.mark.parametrize("route", ["/v1/clusters", "/v1/reservations"])
+@pytest.mark.parametrize("raw, content_type", [
+    (b'{"name": ', "application/json"), (b"\xff\xfe", "application/json"),
+    (b"", "application/json"), (b"[1, 2]", "application/json"), (b"NaN", "application/json"),
+    (b'"a"', "application/json"), (b'{"name": "x"}', "text/plain"), (b"", None),
+])
+def test_a_creation_body_that_is_not_a_declaration_is_a_4xx_with_a_key(client, route, raw,
+                                                                         content_type):
+    """The key's hash reads the body a second time (deps.get_sent_body): whatever the body,
+    the answer is the problem the validation gives, never a 500, and nothing is created."""
+    headers = {"Idempotency-Key": "k-raw"} | ({"content-type": content_type} if content_type else {})
+    r = client.post(route, content=raw, headers=headers)
+    assert 400 <= r.status_code < 500, (r.status_code, r.text)
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert client.get(route).json()["items"] == []

@@ -11,6 +11,7 @@ from app.api.routes.deps import (
     Auth,
     Ctx,
     IdempotencyKey,
+    SentBody,
     if_match_generation,
     require_cluster,
 )
@@ -47,7 +48,7 @@ CODE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
              responses={**BODY, **responses(409)})
 def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
                    principal: Auth, response: Response,
-                   idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+                   sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
     if isinstance(body, ClusterCreate):
         errors = spec_errors(body, ctx.settings.max_servers, ctx.settings.max_job_types)
@@ -60,7 +61,8 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
         ctx.families.family_for(spec["policy"]["kind"]).build(spec)
     except ValueError as exc:
         raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
-    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key)
+    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
+                                           sent=sent)
     response.headers["Location"] = f"/v1/clusters/{view['id']}"
     response.headers["ETag"] = f'"{view["generation"]}"'
     if replayed:

@@ -43,6 +43,21 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key",
                                               pattern=CLIENT_ID_PATTERN)]
 
 
+async def get_sent_body(request: Request) -> Any:
+    """The JSON body exactly as the client wrote it (Starlette keeps the bytes, so this reads
+    them a second time without touching the socket). An idempotency key hashes this, not the
+    validated model: a default or a derived field (a moment cluster's threshold from the
+    calibrated table) that a later release changes must not make a retry a 409. A body that
+    is no JSON gives None: FastAPI's own validation of it answers the request."""
+    try:
+        return await request.json()
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError both are
+        return None
+
+
+SentBody = Annotated[Any, Depends(get_sent_body)]
+
+
 def require_cluster(request: Request, principal: Principal, cluster_id: str, scope: str,
                     families: tuple[Family[Any], ...] | None = None) -> Family[Any]:
     """The cluster's family, once the key may use ``scope`` on it (403 otherwise; 404 if

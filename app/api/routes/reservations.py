@@ -14,6 +14,7 @@ from app.api.routes.deps import (
     Auth,
     Ctx,
     IdempotencyKey,
+    SentBody,
     event_id_from,
     if_match_generation,
     require_cluster,
@@ -53,7 +54,7 @@ def reservation_view(c: Cluster) -> dict[str, Any]:
              operation_id="createReservation", summary="Start a reservation stream",
              responses={**BODY, **responses(409)})
 def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Response,
-           idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+           sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
     spec = body.model_dump(mode="json")
     try:
@@ -61,7 +62,8 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
     except ValueError as exc:
         field = getattr(exc, "field", "policy.params")
         raise Unprocessable(str(exc), errors=[{"field": field, "message": str(exc)}]) from exc
-    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key)
+    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
+                                           sent=sent)
     response.headers["Location"] = f"/v1/reservations/{view['id']}"
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"

@@ -273,6 +273,9 @@ class MomentEngine:
         new = learner.estimate(live, at, self.delta, self.nu)
         if new is None:
             return
+        # Every live deployment on the population prior goes (back) in the queue, so one still
+        # waiting from an earlier adoption would otherwise be recomputed twice.
+        self._reprior.clear()
         for d in self.deployments.values():
             if d.alive and d.population:
                 d.prior = new

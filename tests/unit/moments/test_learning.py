@@ -69,3 +69,29 @@ def test_a_prior_moves_only_on_clear_evidence() -> None:
     assert _choose(shape, rate, rate, k_low, x_low, demand=-1)[0] > rate * 2
     # ... and a prior raised earlier comes back down to the declared one, not below.
     assert _choose(shape, rate / 3, rate, k_low, x_low, demand=+1)[0] == rate
+
+
+def test_a_second_adoption_queues_each_deployment_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two priors adopted before the first one's recomputes are done: every live deployment on
+    the population prior waits once, for the newest prior, and the queue drains to empty."""
+    from app.policies.moments import MomentEngine
+    from app.policies.moments.priors import Prior
+
+    eng = MomentEngine(2000, "first_moment", threshold=1500.0, learn=True)
+    for i in range(12):
+        assert eng.admit(f"d{i}", 2, at=float(i))["decision"] == "admitted"
+    learner = eng.learner
+    assert learner is not None
+    priors = iter([Prior(lam=(0.4907, 0.4496 / 2)), Prior(lam=(0.4907, 0.4496 / 3))])
+    monkeypatch.setattr(type(learner), "due", lambda self, at: True)
+    monkeypatch.setattr(type(learner), "estimate", lambda self, live, at, delta, nu: next(priors, None))
+    monkeypatch.setattr("app.policies.moments.engine.REPRIOR_PER_ADMIT", 2)
+    eng.admit("x0", 1, at=20.0)  # first adoption: 12 + x0 wait, 2 of them recomputed next time
+    waiting = list(eng._reprior)
+    eng.admit("x1", 1, at=21.0)  # the second, with deployments still waiting from the first
+    assert waiting and len(eng._reprior) == len(set(eng._reprior))
+    assert set(eng._reprior) == {d.id for d in eng.deployments.values() if d.alive and d.population}
+    assert all(d.prior.lam[1] == 0.4496 / 3 for d in eng.deployments.values() if d.population)
+    for t in range(30):
+        eng.admit(f"y{t}", 1, at=22.0 + t)
+    assert not eng._reprior
