@@ -62,8 +62,8 @@ def test_a_creation_key_hashes_the_body_as_sent(app, client):
     """The key's hash covers what the client wrote, not the server's defaults: a release that
     adds a default (moment clusters' learn_prior did) must not turn the retry of an unchanged
     request into a 409. A body that differs in a field the client wrote still conflicts."""
-    from app.store.models import IdempotencyKey
     from app.service.clusters import _hash
+    from app.store.models import IdempotencyKey
 
     spec = {"name": "sent", "capacity_cores": 2000, "sla": 1e-4, "policy": {"kind": "second_moment"}}
     first = client.post("/v1/clusters", json=spec, headers={"Idempotency-Key": "k-sent"})
