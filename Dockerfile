@@ -1,8 +1,11 @@
 # Headroom service image: slim Python, non-root, `headroom serve` by default.
 FROM python:3.11-slim
 
+# numba caches the compiled moment kernel (app/policies/moments/kernel.py) where the service
+# user can write: site-packages is root's and the user has no home.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    NUMBA_CACHE_DIR=/tmp/numba-cache \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 

@@ -44,9 +44,17 @@ def build(n: int, policy: str, seed: int) -> tuple[MomentEngine, np.random.Gener
     return eng, rng
 
 
-def life(policies: list[str], capacity: int, years: float, rate: float, steps: int, seeds: int) -> list[dict]:
-    """CPU seconds per simulated life (the unit of every calibration and reproduction run)."""
+def life(policies: list[str], capacity: int, years: float, rate: float, steps: int, seeds: int,
+         reference: bool = False) -> list[dict]:
+    """CPU seconds per simulated life (the unit of every calibration and reproduction run).
+    reference: the engine computes moments with formulas.py's numpy expressions instead of
+    the compiled kernel (the baseline of the kernel, in the same checkout and run)."""
     from app.sim.moments.simulator import simulate
+
+    if reference:
+        from app.policies.moments import engine, formulas
+
+        engine.moments, engine.moments_batch = formulas.moments, formulas.moments_batch
 
     out = []
     for policy in policies:
@@ -54,7 +62,8 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
             start = time.process_time()
             res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
             cpu = time.process_time() - start
-            row = {"policy": policy, "seed": seed, "cpu_s": round(cpu, 2), "admitted": res["admitted"],
+            row = {"policy": policy, "moments": "numpy" if reference else "kernel", "seed": seed,
+                   "cpu_s": round(cpu, 2), "admitted": res["admitted"],
                    "rejected": res["rejected"], "utilization": round(res["utilization"], 4)}
             print(json.dumps(row), flush=True)
             out.append(row)
@@ -95,6 +104,8 @@ def main() -> None:
     ap.add_argument("--arrival-rate", type=float, default=1.0)
     ap.add_argument("--steps", type=int, default=600)
     ap.add_argument("--seeds", type=int, default=1)
+    ap.add_argument("--reference", action="store_true",
+                    help="with --life: moments by formulas.py's numpy code, not the compiled kernel")
     ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--deployments", type=int, default=1000)
@@ -107,7 +118,8 @@ def main() -> None:
         calibration(args.workers)
         return
     if args.life:
-        life(args.policies.split(","), args.capacity, args.years, args.arrival_rate, args.steps, args.seeds)
+        life(args.policies.split(","), args.capacity, args.years, args.arrival_rate, args.steps, args.seeds,
+             args.reference)
         return
     eng, rng = build(args.deployments, args.policy, 1)
     t = eng.now

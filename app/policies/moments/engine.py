@@ -18,13 +18,11 @@ import numpy as np
 
 from app.policies.moments import errors, policies
 from app.policies.moments.deployment import Deployment
-from app.policies.moments.formulas import (
-    Belief,
-    Grid,
-    horizon_label,
-    moments,
-    moments_batch,
-)
+from app.policies.moments.formulas import Belief, Grid, horizon_label
+
+# The compiled moments: what the engine caches, persists and rebuilds must come from one
+# implementation (formulas.py is the reference it is tested against).
+from app.policies.moments.kernel import moments, moments_batch
 from app.policies.moments.learning import REPRIOR_PER_ADMIT, PopulationLearner
 from app.policies.moments.priors import (
     POPULATION_DELTA,
