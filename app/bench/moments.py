@@ -16,6 +16,10 @@ of this process (time.process_time, so other load on the machine does not count)
 
     .venv/bin/python -m app.bench.moments --life [--years 3] [--seeds 1] [--policies ...]
 
+With `--kernel` it times the moment computation alone, the compiled kernel against
+formulas.py's numpy code, on the batches a c = 20,000 cluster really computes (captured from
+the first 0.05 years of a second-moment life): best of 3 interleaved, CPU time per deployment.
+
 With `--calibration` it times one small calibration (first moment, 12 lives) end to end, wall
 clock, on `--workers` local processes and then on a distributed.LocalCluster of as many
 single-threaded worker processes, and checks both found the same threshold.
@@ -70,6 +74,41 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
     return out
 
 
+def kernel_vs_numpy(batches: int = 200) -> dict:
+    from app.policies.moments import engine, formulas, kernel
+    from app.sim.moments.simulator import simulate
+
+    captured: list[tuple[list[int], list]] = []
+    compiled = engine.moments_batch
+
+    def capture(cores, beliefs, grid, variance=True):  # type: ignore[no-untyped-def]
+        if len(captured) < 2 * batches:
+            captured.append((list(cores), list(beliefs)))
+        return compiled(cores, beliefs, grid, variance)
+
+    engine.moments_batch = capture
+    try:
+        simulate("second_moment", 20000, 0.05, 1.0, 0, 0, threshold=0.112)
+    finally:
+        engine.moments_batch = compiled
+    work = captured[batches:]  # past the first admissions, whose batches are tiny
+    rows = sum(len(c) for c, _ in work)
+    grid = formulas.Grid()
+    out: dict = {"deployments": rows}
+    for variance in (True, False):
+        best = {"kernel": float("inf"), "numpy": float("inf")}
+        for _ in range(3):  # interleaved, CPU time: other load on the machine hits both alike
+            for name, fn in (("kernel", kernel.moments_batch), ("numpy", formulas.moments_batch)):
+                start = time.process_time()
+                for cores, beliefs in work:
+                    fn(cores, beliefs, grid, variance)
+                best[name] = min(best[name], time.process_time() - start)
+        for name, t in best.items():
+            out[f"{name}_{'e_var' if variance else 'e_only'}_ms"] = round(t / rows * 1e3, 4)
+    print(json.dumps(out), flush=True)
+    return out
+
+
 def calibration(workers: int) -> dict:
     """Wall seconds of the same calibration dispatched locally and through Dask."""
     import os
@@ -106,6 +145,7 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--reference", action="store_true",
                     help="with --life: moments by formulas.py's numpy code, not the compiled kernel")
+    ap.add_argument("--kernel", action="store_true", help="time the compiled moments against numpy's")
     ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--deployments", type=int, default=1000)
@@ -116,6 +156,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.calibration:
         calibration(args.workers)
+        return
+    if args.kernel:
+        kernel_vs_numpy()
         return
     if args.life:
         life(args.policies.split(","), args.capacity, args.years, args.arrival_rate, args.steps, args.seeds,
