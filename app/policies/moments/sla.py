@@ -46,6 +46,7 @@ CALIBRATED: dict[str, tuple[tuple[int, float, int, float | None, float | None], 
                   (2000, 99.609375 / 2000, 48, 0.9999, 9.8e-6),  # was 492 / 2000 on 8 runs
                   (20000, 8864 / 20000, 500, None, None)),
     "first_moment": ((500, 58.59375 / 500, 96, 1.0, 0.0),  # was 93.75 / 500 on 6 runs
+                     (2000, 93.75 / 2000, 48, 0.9999, 0.0),  # new: 500's t / c was used
                      (20000, 14223 / 20000, 500, None, None)),
     "second_moment": ((500, 0.23713737056616557, 96, 0.9999, 0.0),  # was 0.562 on 6 runs
                       # was (2000, 0.1, 3, 0.998, 0.0): 16 runs on seeds 1000-1015 found
