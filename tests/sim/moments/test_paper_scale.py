@@ -23,6 +23,13 @@ def test_gain_is_paired_on_common_seeds_and_intervals_cover() -> None:
     assert out["first_moment"]["paired_runs"] == 3 and out["first_moment"]["runs_with_failures"] == 2
     lo, hi = out["first_moment"]["fail_ci"]
     assert lo < out["first_moment"]["fail"] == 3 / 3000 < hi
+    # A Fig. 1 point is paired with its policy at 0 observations, on the seeds both have.
+    rows += [_row("first_moment/50", s, 0.67 + 0.1 * s) for s in (0, 1, 5)]
+    out = ps.summarise(rows)
+    change, half = out["first_moment/50"]["vs_none"]
+    assert np.isclose(change, 5.0) and half < 1e-9 and out["first_moment"]["vs_none"] is None
+    # Seed 5 has no 0-observation life: it counts in the point's utilisation, not in the change.
+    assert "| first_moment | 50 | 3 | figure only | 87.0 ± 65.7 | 5.0 ± 0.0 | 0.00e+00 | 0/3 |" in ps.render(out)
 
 
 def test_block_replaces_the_previous_one_and_keeps_the_rest(tmp_path: Path) -> None:
