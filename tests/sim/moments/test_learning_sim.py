@@ -118,3 +118,14 @@ def test_the_controller_comparison_runs_every_cell_on_common_random_numbers() ->
     # the service decides as the paper does, while the oracle's larger λ admits less.
     assert cells["growth=2 service"]["utilization"] == cells["growth=2 paper"]["utilization"]
     assert cells["growth=2 oracle"]["utilization"] < cells["growth=2 paper"]["utilization"]
+
+
+def test_growth_one_alone_runs_each_seed_once() -> None:
+    # A check at the right prior (--growth 1) once ran every seed twice into the same cell,
+    # doubling the requests its Wilson bound was computed on.
+    from app.sim.moments.closed_loop import compare
+
+    res = compare("threshold", 100, 1e-3, 40.0, runs=3, years=0.05, growth=1.0,
+                  controllers=("paper",), seed=3)
+    assert list(res["cells"]) == ["growth=1 paper"]
+    assert len(res["cells"]["growth=1 paper"]["final_thresholds"]) == 3
