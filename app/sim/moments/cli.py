@@ -138,6 +138,10 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
     p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
     p.set_defaults(seed=1000)
     p.add_argument("--iterations", type=int, default=8, help="binary-search steps")
+    p.add_argument("--between", type=float, nargs=2, metavar=("LO", "HI"), default=None,
+                   help="search only between these thresholds (t in cores, or ρ), e.g. the "
+                        "calibrated values of the neighbouring capacities (default: t in "
+                        "[0, 1.5 × capacity], ρ in [1e-4, 1])")
     p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                    help="local processes for the seeded runs (default: every core)")
     p.add_argument("--dask-scheduler", default=None, metavar="ADDRESS",
@@ -155,11 +159,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     _check_scale(args, "headroom calibrate moment")
     if args.runs < 1 or args.iterations < 1:
         raise SystemExit("headroom calibrate moment: need --runs >= 1, --iterations >= 1")
+    if args.between is not None and not 0 < args.between[0] < args.between[1]:
+        raise SystemExit("headroom calibrate moment: --between needs 0 < LO < HI")
     res = derive(args.policy, args.sla, args.capacity, args.arrival_rate, args.years, args.runs,
                  args.iterations, args.seed, args.steps, args.workers, args.observations,
                  # stderr, so a --json run shows its progress too without touching stdout
                  progress=lambda m: print(m, file=sys.stderr, flush=True),
-                 scheduler=args.dask_scheduler, importance=args.importance_sampling)
+                 scheduler=args.dask_scheduler, importance=args.importance_sampling,
+                 between=None if args.between is None else tuple(args.between))
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()

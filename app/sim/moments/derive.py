@@ -43,19 +43,21 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
            years: float = 3.0, runs: int = 5, iterations: int = 8, seed: int = 1000,
            steps: int = DEFAULT_STEPS, workers: int = 1, observations: int = 0,
            progress: Callable[[str], None] | None = None, scheduler: str | None = None,
-           importance: bool = False) -> dict[str, Any]:
+           importance: bool = False,
+           between: tuple[float, float] | None = None) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
     candidate met τ — there is then nothing safe to declare)."""
     rate = arrival_rate or default_arrival_rate(capacity)
     res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
                     steps, progress=progress, workers=workers, scheduler=scheduler,
-                    importance=importance)
+                    importance=importance, between=between)
     met = any(s["meets_sla"] for s in res["search"]) and res["threshold"] > 0
     derivation = {
         "source": "calibration", "bounds": [res["threshold"] * TIGHTEST, res["threshold"]],
         "runs": runs, "confidence": res["confidence"], "sla": sla,
         "failure_rate": res["failure_rate"], "utilization": res["utilization"],
-        "scale": {**res["scale"], "seed": seed, "iterations": iterations},
+        "scale": {**res["scale"], "seed": seed, "iterations": iterations,
+                  **({} if between is None else {"between": list(between)})},
     }
     declarable = {"kind": policy, "threshold": res["threshold"], "closed_loop": True,
                   "derivation": derivation} if met else None

@@ -129,3 +129,20 @@ def test_growth_one_alone_runs_each_seed_once() -> None:
                   controllers=("paper",), seed=3)
     assert list(res["cells"]) == ["growth=1 paper"]
     assert len(res["cells"]["growth=1 paper"]["final_thresholds"]) == 3
+
+
+def test_skip_right_prior_runs_only_the_mis_specified_cells() -> None:
+    from app.sim.moments.closed_loop import compare
+
+    full = compare("threshold", 100, 1e-3, 40.0, runs=2, years=0.05, growth=2.0,
+                   controllers=("paper", "service"), seed=5)
+    only = compare("threshold", 100, 1e-3, 40.0, runs=2, years=0.05, growth=2.0,
+                   controllers=("paper", "service"), seed=5, right_prior=False)
+    assert set(only["cells"]) == {"growth=2 paper", "growth=2 service"}
+    # The same seeds give the same cells with or without the right-prior ones beside them.
+    for key, cell in only["cells"].items():
+        assert cell == full["cells"][key]
+    # With nothing else asked for, the right prior is still run (growth 1 is that cell).
+    alone = compare("threshold", 100, 1e-3, 40.0, runs=1, years=0.05, growth=1.0,
+                    controllers=("paper",), seed=5, right_prior=False)
+    assert list(alone["cells"]) == ["growth=1 paper"]

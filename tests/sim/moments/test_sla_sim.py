@@ -80,3 +80,50 @@ def test_calibrate_prints_a_policy_the_service_accepts(capsys) -> None:  # type:
     with pytest.raises(ValidationError, match="calibrated for 200 cores"):
         MomentClusterCreate.model_validate(
             {"name": "c", "capacity_cores": 300, "sla": 0.2, "policy": policy})
+
+
+@pytest.mark.parametrize("policy,between,edge", [("first_moment", (100.0, 900.0), 412.0),
+                                                  ("second_moment", (0.01, 0.5), 0.0731)])
+def test_calibrate_between_searches_only_the_bracket(monkeypatch, policy, between, edge) -> None:  # type: ignore[no-untyped-def]
+    # A stand-in for the simulation whose failure rate crosses τ at `edge`: the search must
+    # stay inside the bracket and close in on the edge from below.
+    from app.sim.moments import calibrate as cal
+
+    seen: list[float] = []
+
+    def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim):  # type: ignore[no-untyped-def]
+        seen.append(thr)
+        return {"threshold": thr, "failure_rate": 0.0 if thr <= edge else 1e-2,
+                "utilization": min(thr / 1000, 1.0), "utilization_se": 0.0, "runs": []}
+
+    monkeypatch.setattr(cal, "_evaluate", fake)
+    monkeypatch.setattr(cal, "confidence", lambda runs, sla, seed=0: 1.0)
+    res = cal.calibrate(policy, 1e-4, 1000, 1.0, 0.05, iterations=7, between=between)
+    assert len(seen) == 7 and all(between[0] < t < between[1] for t in seen)
+    assert res["threshold"] <= edge and res["between"] == list(between)
+    # Seven halvings of the bracket (in log space for ρ) end within one step of the edge.
+    if policy == "second_moment":
+        assert res["threshold"] > edge * (between[1] / between[0]) ** (-1 / 2**7)
+    else:
+        assert res["threshold"] > edge - (between[1] - between[0]) / 2**7
+    # Without the bracket the first candidate is the middle of the whole range (t in
+    # [0, 1.5c], ρ in [1e-4, 1] in log space).
+    seen.clear()
+    cal.calibrate(policy, 1e-4, 1000, 1.0, 0.05, iterations=1)
+    assert seen[0] == (750.0 if policy == "first_moment" else pytest.approx(1e-2))
+
+
+def test_calibrate_between_reaches_the_declared_derivation(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = _parser().parse_args(["calibrate", "moment", "--policy", "threshold", "--sla", "0.2",
+                                 "--capacity", "200", "--years", "0.2", "--runs", "2",
+                                 "--iterations", "2", "--between", "20", "180", "--json"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [s["threshold"] for s in out["search"]][0] == 100.0
+    assert out["policy"]["derivation"]["scale"]["between"] == [20.0, 180.0]
+    MomentClusterCreate.model_validate(
+        {"name": "c", "capacity_cores": 200, "sla": 0.2, "policy": out["policy"]})
+    bad = _parser().parse_args(["calibrate", "moment", "--policy", "threshold", "--between",
+                                "180", "20"])
+    with pytest.raises(SystemExit, match="0 < LO < HI"):
+        bad.func(bad)
