@@ -116,6 +116,9 @@ def calibrate(
     if best is None:
         thr = float(np.exp(lo)) if log_space else lo
         best = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim)
+        if progress:
+            progress(f"{policy} threshold={thr:.5g} (no candidate above met τ) "
+                     f"failure_rate={best['failure_rate']:.3g} util={best['utilization']:.3f}")
     return {
         "policy": policy,
         "sla": sla,

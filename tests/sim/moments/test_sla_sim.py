@@ -127,3 +127,26 @@ def test_calibrate_between_reaches_the_declared_derivation(capsys) -> None:  # t
                                 "180", "20"])
     with pytest.raises(SystemExit, match="0 < LO < HI"):
         bad.func(bad)
+
+
+@pytest.mark.parametrize("edge,declarable", [(110.0, True), (50.0, False)])
+def test_bracket_whose_halvings_all_fail_declares_its_lower_end_only_if_it_met_tau(
+        monkeypatch, edge, declarable) -> None:  # type: ignore[no-untyped-def]
+    # Every candidate inside [100, 400] fails; the lower end is then evaluated, and whether it
+    # met τ (edge above it) or not (edge below) decides whether there is anything to declare.
+    from app.sim.moments import calibrate as cal
+    from app.sim.moments.derive import derive
+
+    def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim):  # type: ignore[no-untyped-def]
+        return {"threshold": thr, "failure_rate": 0.0 if thr <= edge else 1e-2,
+                "utilization": 0.1, "utilization_se": 0.0, "runs": []}
+
+    monkeypatch.setattr(cal, "_evaluate", fake)
+    monkeypatch.setattr(cal, "confidence", lambda runs, sla, seed=0: 1.0)
+    res = derive("first_moment", 1e-4, 1000, years=1.0, iterations=3, between=(100.0, 400.0))
+    assert not any(s["meets_sla"] for s in res["search"]) and res["threshold"] == 100.0
+    if declarable:
+        assert res["policy"]["threshold"] == 100.0
+        assert res["policy"]["derivation"]["scale"]["between"] == [100.0, 400.0]
+    else:
+        assert res["policy"] is None
