@@ -66,10 +66,13 @@ def test_table_threshold_at_an_anchor_between_anchors_and_beyond() -> None:
     assert t == pytest.approx(frac * cap) and d["bounds"] == [t * TIGHTEST, t]
     assert d["source"] == "table" and d["runs"] >= 1 and d["confidence"] is not None
     # Between two anchors: the tighter share of the capacity, loosening up to the looser.
-    mid = 5000
-    t, d = table_threshold("threshold", mid, 1e-4)
-    fracs = sorted(a[1] for a in CALIBRATED["threshold"] if a[0] in (2000, 20000))
-    assert t == pytest.approx(fracs[0] * mid) and d["bounds"][1] == pytest.approx(fracs[1] * mid)
+    for kind, anchors in CALIBRATED.items():
+        for below, above in zip(anchors, anchors[1:]):
+            mid = (below[0] + above[0]) // 2
+            t, d = table_threshold(kind, mid, 1e-4)
+            values = sorted(a[1] if kind == "second_moment" else a[1] * mid for a in (below, above))
+            assert t == pytest.approx(values[0]) and d["bounds"][1] == pytest.approx(values[1])
+            assert [a["capacity"] for a in d["anchors"]] == [below[0], above[0]]
     # A stricter SLA than the table's has no calibration behind it.
     assert table_threshold("threshold", cap, 1e-5)[1]["confidence"] is None
     for kind in CALIBRATED:
