@@ -8,10 +8,10 @@ import pytest
 from pydantic import ValidationError
 
 from app.api.schemas.moments import MomentClusterCreate
-from tests.sim.moments.test_simulator import _parser
 from app.policies.moments.sla import table_threshold
 from app.sim.moments.derive import service_engine
 from app.sim.moments.simulator import simulate
+from tests.sim.moments.test_simulator import _parser
 
 # A population without Table 1's heavy tails (every deployment: λ = 1, μ = 0.001/h, σ = 2,
 # so ~29 cores at its peak and a year's life on average): failures come from aggregate load,
@@ -119,7 +119,7 @@ def test_calibrate_between_reaches_the_declared_derivation(capsys) -> None:  # t
                                  "--iterations", "2", "--between", "20", "180", "--json"])
     assert args.func(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert [s["threshold"] for s in out["search"]][0] == 100.0
+    assert out["search"][0]["threshold"] == 100.0
     assert out["policy"]["derivation"]["scale"]["between"] == [20.0, 180.0]
     MomentClusterCreate.model_validate(
         {"name": "c", "capacity_cores": 200, "sla": 0.2, "policy": out["policy"]})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 
 import pytest
@@ -67,7 +68,7 @@ def test_table_threshold_at_an_anchor_between_anchors_and_beyond() -> None:
     assert d["source"] == "table" and d["runs"] >= 1 and d["confidence"] is not None
     # Between two anchors: the tighter share of the capacity, loosening up to the looser.
     for kind, anchors in CALIBRATED.items():
-        for below, above in zip(anchors, anchors[1:]):
+        for below, above in itertools.pairwise(anchors):
             mid = (below[0] + above[0]) // 2
             t, d = table_threshold(kind, mid, 1e-4)
             values = sorted(a[1] if kind == "second_moment" else a[1] * mid for a in (below, above))
