@@ -84,7 +84,7 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
     rate = arrival_rate or default_arrival_rate(capacity)
     jobs, keys = [], []
     # growth = 1 asks for the right prior only: one cell, not the same seeds counted twice.
-    growths = (1.0, growth) if right_prior or growth == 1.0 else (growth,)
+    growths = (1.0, growth) if right_prior else (growth,)
     for g in dict.fromkeys(growths):
         for name in controllers:
             if name == "oracle" and g == 1.0:

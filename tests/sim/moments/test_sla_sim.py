@@ -82,11 +82,9 @@ def test_calibrate_prints_a_policy_the_service_accepts(capsys) -> None:  # type:
             {"name": "c", "capacity_cores": 300, "sla": 0.2, "policy": policy})
 
 
-@pytest.mark.parametrize("policy,between,edge", [("first_moment", (100.0, 900.0), 412.0),
-                                                  ("second_moment", (0.01, 0.5), 0.0731)])
-def test_calibrate_between_searches_only_the_bracket(monkeypatch, policy, between, edge) -> None:  # type: ignore[no-untyped-def]
-    # A stand-in for the simulation whose failure rate crosses τ at `edge`: the search must
-    # stay inside the bracket and close in on the edge from below.
+def _fail_above(monkeypatch, edge: float) -> list[float]:  # type: ignore[no-untyped-def]
+    """Stand in for the simulation: a candidate fails τ (1e-2) above `edge` and meets it
+    (0) at or below. Returns the list the candidates evaluated are appended to."""
     from app.sim.moments import calibrate as cal
 
     seen: list[float] = []
@@ -98,6 +96,17 @@ def test_calibrate_between_searches_only_the_bracket(monkeypatch, policy, betwee
 
     monkeypatch.setattr(cal, "_evaluate", fake)
     monkeypatch.setattr(cal, "confidence", lambda runs, sla, seed=0: 1.0)
+    return seen
+
+
+@pytest.mark.parametrize("policy,between,edge", [("first_moment", (100.0, 900.0), 412.0),
+                                                  ("second_moment", (0.01, 0.5), 0.0731)])
+def test_calibrate_between_searches_only_the_bracket(monkeypatch, policy, between, edge) -> None:  # type: ignore[no-untyped-def]
+    # A stand-in for the simulation whose failure rate crosses τ at `edge`: the search must
+    # stay inside the bracket and close in on the edge from below.
+    from app.sim.moments import calibrate as cal
+
+    seen = _fail_above(monkeypatch, edge)
     res = cal.calibrate(policy, 1e-4, 1000, 1.0, 0.05, iterations=7, between=between)
     assert len(seen) == 7 and all(between[0] < t < between[1] for t in seen)
     assert res["threshold"] <= edge and res["between"] == list(between)
@@ -134,15 +143,9 @@ def test_bracket_whose_halvings_all_fail_declares_its_lower_end_only_if_it_met_t
         monkeypatch, edge, declarable) -> None:  # type: ignore[no-untyped-def]
     # Every candidate inside [100, 400] fails; the lower end is then evaluated, and whether it
     # met τ (edge above it) or not (edge below) decides whether there is anything to declare.
-    from app.sim.moments import calibrate as cal
     from app.sim.moments.derive import derive
 
-    def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim):  # type: ignore[no-untyped-def]
-        return {"threshold": thr, "failure_rate": 0.0 if thr <= edge else 1e-2,
-                "utilization": 0.1, "utilization_se": 0.0, "runs": []}
-
-    monkeypatch.setattr(cal, "_evaluate", fake)
-    monkeypatch.setattr(cal, "confidence", lambda runs, sla, seed=0: 1.0)
+    _fail_above(monkeypatch, edge)
     res = derive("first_moment", 1e-4, 1000, years=1.0, iterations=3, between=(100.0, 400.0))
     assert not any(s["meets_sla"] for s in res["search"]) and res["threshold"] == 100.0
     if declarable:
