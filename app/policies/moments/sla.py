@@ -17,8 +17,8 @@ the same decisions:
 Units. ``threshold`` and ``first_moment`` take t in cores, ``second_moment`` the Cantelli
 bound ρ. What transfers between capacities is t / c (the share of the cores the rule may
 commit) and ρ itself, so the table holds those. Neither is scale-free, and for the moment
-rules neither is monotone in c (their values fall from 500 to 2,000 cores and rise from 5,000
-on), which is why a capacity between two anchors gets the tighter anchor's value and may
+rules neither is monotone in c (their values fall from 500 to 2,000 cores and then rise),
+which is why a capacity between two anchors gets the tighter anchor's value and may
 loosen only up to the looser one's: safe as long as the calibrated value has no dip between
 two anchors.
 """
