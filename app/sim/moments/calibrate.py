@@ -15,7 +15,8 @@ dispatched through joblib (runs.py), and say how confident the result is:
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -39,10 +40,37 @@ def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:
     return min(boot, binom)
 
 
+def life_progress(progress: Callable[[str], None] | None, policy: str, threshold: float,
+                  runs: int) -> Callable[[int, dict[str, Any]], None] | None:
+    """A per-life line for `progress`: at 10,000 cores one candidate is 20-40 minutes of
+    lives, too long to run silent. Counts are cumulative over the candidate so far, and raw:
+    importance-sampled lives are weighted back only in the candidate's summary line."""
+    if progress is None:
+        return None
+    seen = {"lives": 0, "failed": 0.0, "requests": 0}
+
+    def report(seed: int, r: dict[str, Any]) -> None:
+        failed = r["scaleout_failure_rate"] * r["scaleout_requests"]
+        seen["lives"] += 1
+        seen["failed"] += failed
+        seen["requests"] += r["scaleout_requests"]
+        progress(f"  {policy} threshold={threshold:.5g} life {seen['lives']}/{runs} seed {seed}: "
+                 f"util {r['utilization']:.3f}, failed {failed:.0f} of {r['scaleout_requests']} "
+                 f"(so far {seen['failed']:.0f} of {seen['requests']})")
+    return report
+
+
 def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1,
-             scheduler: str | None = None, **sim: Any) -> dict[str, Any]:
+             scheduler: str | None = None,
+             on_life: Callable[[int, dict[str, Any]], None] | None = None,
+             **sim: Any) -> dict[str, Any]:
+    """`on_life(seed, result)` is called as each life finishes, in seed order."""
     jobs = [(policy, threshold, seed + k, sim) for k in range(runs)]
-    out = list(dispatch(one_life, jobs, workers, scheduler))
+    out = []
+    for job, r in zip(jobs, dispatch(one_life, jobs, workers, scheduler)):
+        out.append(r)
+        if on_life is not None:
+            on_life(job[2], r)
     den = sum(r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out)
     req = sum(r["scaleout_requests"] for r in out)
     util = np.array([r["utilization"] for r in out])
@@ -56,10 +84,13 @@ def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int =
 
 
 def _evaluate(policy: str, thr: float, runs: int, seed: int, workers: int, scheduler: str | None,
-              importance: bool, pilot: int, sim: dict[str, Any]) -> dict[str, Any]:
+              importance: bool, pilot: int, sim: dict[str, Any],
+              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    on_life = life_progress(progress, policy, thr, runs)
     if importance:
-        return evaluate_is(policy, thr, runs, seed, pilot=pilot, workers=workers, scheduler=scheduler, **sim)
-    return evaluate(policy, thr, runs, seed, workers, scheduler, **sim)
+        return evaluate_is(policy, thr, runs, seed, pilot=pilot, workers=workers, scheduler=scheduler,
+                           on_life=on_life, **sim)
+    return evaluate(policy, thr, runs, seed, workers, scheduler, on_life=on_life, **sim)
 
 
 def calibrate(
@@ -104,7 +135,7 @@ def calibrate(
     for _ in range(iterations):
         mid = (lo + hi) / 2
         thr = float(np.exp(mid)) if log_space else mid
-        res = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim)
+        res = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress)
         ok = res["failure_rate"] <= sla
         trail.append({"threshold": thr, "failure_rate": res["failure_rate"], "utilization": res["utilization"], "meets_sla": ok})
         if progress:
@@ -115,7 +146,7 @@ def calibrate(
             hi = mid
     if best is None:
         thr = float(np.exp(lo)) if log_space else lo
-        best = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim)
+        best = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress)
         if progress:
             progress(f"{policy} threshold={thr:.5g} (no candidate above met τ) "
                      f"failure_rate={best['failure_rate']:.3g} util={best['utilization']:.3f}")

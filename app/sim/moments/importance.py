@@ -25,7 +25,8 @@ BM = max over months of Σ i^x / c: it grows past 1.1 when the admitted deployme
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -99,6 +100,7 @@ def weights(bucket: np.ndarray, probs: Sequence[float]) -> np.ndarray:
 
 def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int = 2000,
                 quantiles: Sequence[float] = (0.5, 0.9), workers: int = 1, scheduler: str | None = None,
+                on_life: Callable[[int, dict[str, Any]], None] | None = None,
                 **sim: Any) -> dict[str, Any]:
     """Failure rate and utilisation at `threshold` from `runs` lives spread evenly over the BM
     buckets (cut at the pilot's `quantiles`), weighted back to the nominal distribution.
@@ -122,8 +124,13 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
         s += 1
         if s - seed > 200 * runs + pilot:
             raise RuntimeError("a BM bucket is too rare for the runs asked; use other quantiles")
-    out = list(dispatch(one_life, [(policy, threshold, k, sim) for k in chosen], workers, scheduler))
     bucket = buckets(np.array([badness(k, *scale) for k in chosen]), cuts)
+    out = []
+    lives = dispatch(one_life, [(policy, threshold, k, sim) for k in chosen], workers, scheduler)
+    for k, r in zip(chosen, lives):
+        out.append(r)
+        if on_life is not None:
+            on_life(k, r)
     w = weights(bucket, probs)
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out])
     req = np.array([r["scaleout_requests"] for r in out], dtype=float)

@@ -60,3 +60,22 @@ def test_calibration_with_importance_sampling_reports_its_buckets() -> None:
     assert len(res["search"]) == 3 and 0.0 <= res["confidence"] <= 1.0
     assert sum(res["importance_sampling"]["runs"]) == 6
     assert np.isclose(sum(res["importance_sampling"]["probs"]), 1.0)
+
+
+def test_calibration_reports_every_life_as_it_finishes() -> None:
+    # At 10,000 cores a candidate is 20-40 minutes of lives: the search must say how far it is
+    # within one, for plain and importance-sampled runs alike, with counts that add up.
+    for importance in (False, True):
+        lines: list[str] = []
+        res = calibrate("threshold", 0.05, 200, 1.0, 0.01, runs=4, iterations=2, seed=50, steps=10,
+                        importance=importance, pilot=300, progress=lines.append)
+        per_life = [ln for ln in lines if " life " in ln]
+        assert len(per_life) == 2 * 4 and len(lines) == 2 * 4 + 2
+        assert [ln.split(" life ")[1].split(" ")[0] for ln in per_life[:4]] == ["1/4", "2/4", "3/4", "4/4"]
+        # A candidate's last line carries its pooled count; plain runs pool it as the summary
+        # does (importance-sampled ones weight it back, which the raw count does not).
+        last = per_life[-1].rsplit("so far ", 1)[1].rstrip(")").split(" of ")
+        failed, requests = float(last[0]), int(last[1])
+        assert requests > 0
+        if not importance:
+            assert np.isclose(failed / requests, res["search"][-1]["failure_rate"], rtol=0, atol=1e-3)
