@@ -46,17 +46,22 @@ function fingerprint(inv) {
 }
 
 async function tick(force = false) {
-  if (busy || !key.get()) return;
+  const used = key.get();
+  if (busy || !used) return;
   busy = true;
   try {
     const r = route();
     const inv = await inventory();
+    // "Forget key" (or a new key) while this poll was in flight: draw nothing it read, or the
+    // previous owner's view would replace the key prompt and stay (no key, no next poll).
+    if (key.get() !== used) return;
     const versions = fingerprint(inv);
     const stale = Date.now() - drawn.at > IDLE_REDRAW_MS;
     if (force || r.raw !== drawn.route || versions !== drawn.versions || stale) {
       for (const a of document.querySelectorAll("#nav a"))
         a.classList.toggle("active", a.dataset.page === r.page);
       const view = await PAGES[r.page].render({ params: r.params, inv, go });
+      if (key.get() !== used) return;
       main.replaceChildren(view);
       drawn = { route: r.raw, versions, at: Date.now() };
     }
