@@ -23,7 +23,7 @@ from scipy import stats
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.sim.moments.importance import confidence_is, evaluate_is
-from app.sim.moments.runs import dispatch, one_life
+from app.sim.moments.runs import lives
 
 
 def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:
@@ -66,11 +66,7 @@ def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int =
              **sim: Any) -> dict[str, Any]:
     """`on_life(seed, result)` is called as each life finishes, in seed order."""
     jobs = [(policy, threshold, seed + k, sim) for k in range(runs)]
-    out = []
-    for job, r in zip(jobs, dispatch(one_life, jobs, workers, scheduler)):
-        out.append(r)
-        if on_life is not None:
-            on_life(job[2], r)
+    out = lives(jobs, workers, scheduler, on_life)
     den = sum(r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out)
     req = sum(r["scaleout_requests"] for r in out)
     util = np.array([r["utilization"] for r in out])

@@ -32,7 +32,7 @@ import numpy as np
 
 from app.policies.moments.formulas import HOURS_PER_YEAR
 from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU
-from app.sim.moments.runs import dispatch, one_life
+from app.sim.moments.runs import dispatch, lives
 from app.sim.moments.simulator import draw_parameters
 
 CANTELLI_99 = np.sqrt((1 - 0.01) / 0.01)
@@ -125,12 +125,7 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
         if s - seed > 200 * runs + pilot:
             raise RuntimeError("a BM bucket is too rare for the runs asked; use other quantiles")
     bucket = buckets(np.array([badness(k, *scale) for k in chosen]), cuts)
-    out = []
-    lives = dispatch(one_life, [(policy, threshold, k, sim) for k in chosen], workers, scheduler)
-    for k, r in zip(chosen, lives):
-        out.append(r)
-        if on_life is not None:
-            on_life(k, r)
+    out = lives([(policy, threshold, k, sim) for k in chosen], workers, scheduler, on_life)
     w = weights(bucket, probs)
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out])
     req = np.array([r["scaleout_requests"] for r in out], dtype=float)

@@ -12,6 +12,19 @@ def one_life(job: tuple[str, float, int, dict[str, Any]]) -> dict[str, Any]:
     return simulate(policy, threshold=threshold, seed=seed, **sim)
 
 
+def lives(jobs: list[tuple[str, float, int, dict[str, Any]]], workers: int = 1,
+          scheduler: str | None = None,
+          on_life: Callable[[int, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """one_life over the jobs, results in job order; `on_life(seed, result)` as each finishes,
+    so a long calibration can report every life rather than only every candidate."""
+    out = []
+    for job, r in zip(jobs, dispatch(one_life, jobs, workers, scheduler)):
+        out.append(r)
+        if on_life is not None:
+            on_life(job[2], r)
+    return out
+
+
 def dispatch(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int = 1,
              scheduler: str | None = None, ordered: bool = True) -> Iterator[Any]:
     """fn over the seeded jobs through joblib: `workers` local processes (1: in this process,
