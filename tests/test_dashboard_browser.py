@@ -332,3 +332,52 @@ def test_an_idle_page_only_lists_versions(live):
     page.wait.until(polled_three_times)
     paths = {httpx.URL(u).path for u in requests_sent(page.d)}
     assert paths == {"/v1/clusters", "/v1/reservations"}, paths
+
+
+# Holds the page's requests whose URL contains a pattern until released, and records every
+# request with the key it carried: a poll can then be caught in flight deterministically.
+HOLD = """
+const h = window.__hold = {pattern: arguments[0], held: [], sent: []};
+window.__fetch = window.__fetch || window.fetch;
+window.fetch = (url, opts) => {
+  const auth = (opts && opts.headers && opts.headers.Authorization) || "";
+  h.sent.push([String(url), auth]);
+  if (h.pattern && String(url).includes(h.pattern))
+    return new Promise((ok, fail) => h.held.push(() => window.__fetch(url, opts).then(ok, fail)));
+  return window.__fetch(url, opts);
+};
+"""
+RELEASE = "const h = window.__hold; h.pattern = null; h.held.splice(0).forEach((go) => go());"
+
+
+@pytest.mark.parametrize("phase", ["listing", "state"])
+def test_forgetting_the_key_mid_poll_draws_nothing_the_poll_read(live, phase):
+    """'Forget key' clicked while a poll waits on the listings (phase 'listing') or on a
+    cluster's /state (phase 'state'): when the answers arrive, the key prompt stays, the
+    previous owner's clusters are not drawn and no request goes out without a key."""
+    from selenium.webdriver.common.by import By
+
+    server, api, ids, page = live
+    page.open("#/overview")
+    page.d.refresh()
+    if not page.d.execute_script("return sessionStorage.length"):
+        page.enter_key(_key(server, "default", "read"))
+    page.el("clusters")
+    page.d.execute_script(HOLD, "/v1/clusters?" if phase == "listing" else "/state")
+    # A version moves, so the poll's drawing must re-read that cluster (nothing cached).
+    _ok(api.post(f"/v1/clusters/{ids['ff']}/arrivals", json={
+        "event_id": f"race-{phase}", "job_id": f"race-{phase}", "job_type": "small"}))
+    page.d.execute_script("location.hash = '#/overview?race=' + arguments[0]", phase)
+    page.wait.until(lambda d: d.execute_script("return window.__hold.held.length") > 0)
+    # Only one poll runs at a time, so the one holding a request is the one in flight.
+    polls = int(page.el("status").get_attribute("data-polls") or 0)
+    page.d.find_element(By.ID, "forget-key").click()
+    sent = page.d.execute_script("return window.__hold.sent.length")
+    page.d.execute_script(RELEASE)
+    page.wait.until(lambda _: int(page.el("status").get_attribute("data-polls")) > polls)
+
+    assert "needs an API key" in page.text("needs-key")
+    assert not page.d.find_elements(By.CSS_SELECTOR, "[data-testid='clusters']")
+    assert page.d.execute_script("return document.getElementById('key-dialog').open")
+    after = page.d.execute_script("return window.__hold.sent.slice(arguments[0])", sent)
+    assert after == [], after

@@ -76,6 +76,8 @@ async function tick(force = false) {
     }
   } finally {
     busy = false;
+    // Polls finished, drawn or not: lets a test (or a curious operator) see that a poll ended.
+    status.dataset.polls = String(Number(status.dataset.polls || 0) + 1);
   }
 }
 
