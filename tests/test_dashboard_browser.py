@@ -154,6 +154,18 @@ def _fmt(x: float, digits: int = 3) -> str:
     return f"{x:,.{digits}f}".rstrip("0").rstrip(".")
 
 
+def _sign_in(page: Page, server: LiveServer, owner: str) -> None:
+    """The overview, freshly loaded, with a new read key of `owner` (forgetting any key an
+    earlier test left in the tab)."""
+    page.open("#/overview")
+    page.d.refresh()  # the same URL again would only move the hash
+    if page.d.execute_script("return sessionStorage.length"):
+        page.el("status")
+        page.d.find_element("id", "forget-key").click()
+    page.el("needs-key")
+    page.enter_key(_key(server, owner, "read"))
+
+
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
     require_chromium()
@@ -295,13 +307,7 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
 
 def test_another_owner_sees_only_its_own(live):
     server, _api, _ids, page = live
-    page.open("#/overview")
-    page.d.refresh()  # the same URL again would only move the hash
-    if page.d.execute_script("return sessionStorage.length"):  # the previous test's key
-        page.el("status")
-        page.d.find_element("id", "forget-key").click()
-    page.el("needs-key")
-    page.enter_key(_key(server, "acme", "read"))
+    _sign_in(page, server, "acme")
     page.el("cluster-acme-secret")
     assert [r[0] for r in page.rows("clusters")] == ["acme-secret"]
     assert "No streams yet." in page.d.page_source
@@ -316,10 +322,7 @@ def test_an_idle_page_only_lists_versions(live):
     """While nothing changes, each poll is the two listings (database reads): no /state (an
     engine read), no log reads, however long the page stays open."""
     server, _api, _ids, page = live
-    page.open("#/overview")
-    page.d.refresh()
-    if not page.d.execute_script("return sessionStorage.length"):
-        page.enter_key(_key(server, "default", "read"))
+    _sign_in(page, server, "default")
     page.el("clusters")
     requests_sent(page.d)  # drain what drawing the page asked for
     seen = [page.text("status")]
@@ -358,10 +361,7 @@ def test_forgetting_the_key_mid_poll_draws_nothing_the_poll_read(live, phase):
     from selenium.webdriver.common.by import By
 
     server, api, ids, page = live
-    page.open("#/overview")
-    page.d.refresh()
-    if not page.d.execute_script("return sessionStorage.length"):
-        page.enter_key(_key(server, "default", "read"))
+    _sign_in(page, server, "default")  # the owner of the cluster whose version moves below
     page.el("clusters")
     page.d.execute_script(HOLD, "/v1/clusters?" if phase == "listing" else "/state")
     # A version moves, so the poll's drawing must re-read that cluster (nothing cached).
