@@ -15,8 +15,9 @@ def one_life(job: tuple[str, float, int, dict[str, Any]]) -> dict[str, Any]:
 def lives(jobs: list[tuple[str, float, int, dict[str, Any]]], workers: int = 1,
           scheduler: str | None = None,
           on_life: Callable[[int, dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
-    """one_life over the jobs, results in job order; `on_life(seed, result)` as each finishes,
-    so a long calibration can report every life rather than only every candidate."""
+    """one_life over the jobs, results in job order; `on_life(seed, result)` once a life and
+    every life before it have finished (dispatch yields in order), so a long calibration
+    reports every life rather than only every candidate."""
     out = []
     for job, r in zip(jobs, dispatch(one_life, jobs, workers, scheduler)):
         out.append(r)
