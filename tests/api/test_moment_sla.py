@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from app.main import create_app
-from app.policies.moments.sla import table_threshold
+from app.policies.moments.sla import CALIBRATED_SIZED, table_threshold
 from tests.conftest import admin_client
 from tests.helpers import assert_problem
 
@@ -154,3 +154,55 @@ def test_the_closed_loop_state_survives_a_restart(client, app):
 # worst case for a variance rule.
 BURST_SIZE = {500: 1, 2000: 5, 100_000: 1000}
 SENSIBLE_SECOND_MOMENT = {500: 0.01, 2000: 0.04, 100_000: 0.5}
+
+
+def test_counting_arrival_sizes_is_declared_derived_apart_and_survives_a_restart(client, app):
+    """policy.arrival_size_evidence: the threshold comes from its own anchors, each arrival's
+    size shows in its statistics and posterior, and a restarted app rebuilds the same state."""
+    kind = "first_moment"  # the option's only calibrated rule
+    r = create(client, 2000, kind, arrival_size_evidence=True)
+    assert r.status_code == 201, r.text
+    c = r.json()
+    expected, derivation = table_threshold(kind, 2000, 1e-4, True)
+    assert c["policy"]["arrival_size_evidence"] is True
+    assert c["policy"]["threshold"] == pytest.approx(expected)
+    assert c["policy"]["derivation"]["anchors"] == derivation["anchors"]
+    assert expected != table_threshold(kind, 2000, 1e-4)[0]
+    cid = c["id"]
+    for dep, cores in (("one", 1), ("three", 3)):
+        r = client.post(f"/v1/clusters/{cid}/deployments",
+                        json={"event_id": dep, "deployment_id": dep, "cores": cores, "at": 0.0})
+        assert r.json()["decision"] == "admitted", r.text
+    view = {d: client.get(f"/v1/clusters/{cid}/deployments/{d}").json() for d in ("one", "three")}
+    assert view["three"]["statistics"]["arrival_extra_cores"] == 2
+    assert view["three"]["statistics"]["scaleouts"] == 0
+    assert view["one"]["posterior"]["sigma"]["mean"] < view["three"]["posterior"]["sigma"]["mean"]
+    before = client.get(f"/v1/clusters/{cid}/state").json()
+    assert before["arrival_size_evidence"] is True
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cid}/state").json() == before
+        assert fresh.get(f"/v1/clusters/{cid}/deployments/three").json() == view["three"]
+
+
+@pytest.mark.parametrize("kind, capacity", [
+    ("first_moment", CALIBRATED_SIZED["first_moment"][0][0] - 1),  # below its smallest anchor
+    ("second_moment", 2000),  # no anchor at all
+])
+def test_counting_arrival_sizes_without_an_anchor_needs_a_threshold(client, kind, capacity):
+    r = create(client, capacity, kind, arrival_size_evidence=True)
+    assert_problem(r, 422)
+    assert f"no calibrated {kind} threshold with arrival_size_evidence" in r.text
+    assert client.get("/v1/clusters").json()["items"] == []
+    expert = create(client, capacity, kind, threshold=0.01 if kind == "second_moment" else 5.0,
+                    arrival_size_evidence=True)
+    assert expert.status_code == 201, expert.text
+
+
+def test_a_calibration_without_arrival_sizes_cannot_be_declared_with_them(client):
+    calibrated = {"source": "calibration", "bounds": [0.005, 0.5], "sla": 1e-4,
+                  "scale": {"capacity": 2000, "steps": 600}}
+    r = create(client, 2000, "second_moment", threshold=0.3, derivation=calibrated,
+               arrival_size_evidence=True)
+    assert_problem(r, 422)
+    assert "arrival_size_evidence" in r.text
+    assert client.get("/v1/clusters").json()["items"] == []

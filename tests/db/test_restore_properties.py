@@ -166,7 +166,8 @@ cores = st.sampled_from([1, 2, 7, 10_000_000])
 @st.composite
 def moment_case(draw) -> tuple[dict[str, Any], list[Request]]:
     kind = draw(st.sampled_from(["threshold", "first_moment", "second_moment"]))
-    policy: dict[str, Any] = {"kind": kind, "marginal": draw(st.booleans())}
+    policy: dict[str, Any] = {"kind": kind, "marginal": draw(st.booleans()),
+                              "arrival_size_evidence": draw(st.booleans())}
     threshold = draw(st.sampled_from([None, TINY, 1.0, 50.0, 1e9]))
     if threshold is not None:
         policy["threshold"] = threshold

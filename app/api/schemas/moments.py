@@ -64,6 +64,13 @@ class MomentPolicy(StrictModel):
                           "Table 1's only when the evidence rejects it at 99.9%, and never "
                           "towards less demand): a leading signal where the failure-rate loop "
                           "lags. false keeps Table 1's prior (the paper). See docs/moments.md.")
+    arrival_size_evidence: bool = Field(
+        False, description="Count each arriving deployment's size as one observation of its "
+                           "scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): "
+                           "right where a deployment starts at the size it later scales out "
+                           "by, as in the §2.1 simulator; the paper's engine does not. Its "
+                           "thresholds are calibrated apart (docs/moments.md has where). No "
+                           "effect on the zeroth-moment rule.")
     derivation: ThresholdDerivation | None = None
 
 
@@ -86,7 +93,8 @@ class MomentClusterCreate(StrictModel):
         p = self.policy
         threshold, derivation = declared_threshold(
             p.kind, self.capacity_cores, self.sla, p.threshold,
-            None if p.derivation is None else p.derivation.model_dump(exclude_none=True))
+            None if p.derivation is None else p.derivation.model_dump(exclude_none=True),
+            p.arrival_size_evidence)
         p.threshold, p.derivation = threshold, ThresholdDerivation(**derivation)
         return self
 

@@ -73,6 +73,7 @@ class MomentEngine:
         refresh_per_admit: int = 4,
         loop: SlaLoop | None = None,
         learn: bool = False,
+        arrival_size_evidence: bool = False,
     ) -> None:
         if policy not in policies.POLICIES:
             raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
@@ -93,6 +94,11 @@ class MomentEngine:
         self.delta = delta
         self.nu = nu
         self.refresh_per_admit = refresh_per_admit
+        # Count an arrival's size as one observation of its σ (priors.py): right where an
+        # arrival's size is drawn like a scale-out's, as in our §2.1 simulator; the paper's
+        # engine does not (it knows nothing of an arrival "except for the initial number of
+        # cores", and reads nothing into that).
+        self.arrival_size_evidence = arrival_size_evidence
         # Empirical-Bayes population prior (learning.py); None keeps the declared one (the paper).
         # The zeroth-moment rule has no model to correct.
         self.learner = PopulationLearner(self.population) if learn and policy != "threshold" else None
@@ -308,6 +314,9 @@ class MomentEngine:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             raise errors.InvalidPrior("prior", f"invalid prior: {exc}") from exc
+        if self.arrival_size_evidence:
+            stats.sized_arrivals += 1
+            stats.arrival_extra_cores += cores - 1
         d = Deployment(deployment_id, cores, at, at, base, stats, category)
         d.population = base is self.population_prior
         # The arrival's own moments depend only on its belief: compute (and check) them
@@ -452,6 +461,7 @@ class MomentEngine:
             "policy": self.policy,
             "threshold": self.threshold,
             "marginal": self.marginal,
+            "arrival_size_evidence": self.arrival_size_evidence,
             "closed_loop": None if self.loop is None else self.loop.describe(),
             "population_prior": None if self.learner is None else self.learner.describe(),
             "capacity": self.capacity,
@@ -504,6 +514,7 @@ class MomentEngine:
                 "delta": self.delta,
                 "nu": self.nu,
                 "refresh_per_admit": self.refresh_per_admit,
+                "arrival_size_evidence": self.arrival_size_evidence,
             },
             "loop": None if self.loop is None else self.loop.to_dict(),
             "learner": None if self.learner is None else self.learner.to_dict(),
@@ -536,6 +547,8 @@ class MomentEngine:
             c["capacity"], c["policy"], c["threshold"], c["marginal"], Grid(tuple(c["horizons"]), c["steps"]),
             Prior.from_dict(c["population"]), c["delta"], c["nu"], c["refresh_per_admit"],
             None if state.get("loop") is None else SlaLoop.from_dict(state["loop"]),
+            # States from before the option: arrivals were never evidence.
+            arrival_size_evidence=c.get("arrival_size_evidence", False),
         )
         if state.get("learner") is not None:
             eng.learner = PopulationLearner.from_dict(state["learner"])

@@ -31,7 +31,9 @@ class MomentFamily(FamilyEngine[MomentEngine]):
                               marginal=policy.get("marginal", True),
                               # Declarations from before the learner have no key: they keep
                               # the fixed prior their logged decisions were made with.
-                              learn=policy.get("learn_prior", False))
+                              learn=policy.get("learn_prior", False),
+                              # Declarations from before the option: arrivals never counted.
+                              arrival_size_evidence=policy.get("arrival_size_evidence", False))
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         return cls(engine, spec)
 

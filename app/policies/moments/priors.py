@@ -15,7 +15,9 @@ per-deployment priors, category priors and cluster observations all add the same
      the likelihood is μ^{d+e} e^{-μ(core_time + Δ·age_time)} (censored cores contribute
      exposure only), so μ | obs ~ Γ(a + d + e, b + core_time + Δ·age_time). Exact conjugate.
   σ: each scale-out has size 1 + Pois(σ); with m scale-outs adding X cores in total,
-     σ | obs ~ Γ(a + X − m, b + m). Exact conjugate.
+     σ | obs ~ Γ(a + X − m, b + m). Exact conjugate. Where the cluster says an arrival's
+     size is drawn like a scale-out's (arrival_size_evidence), an arrival of c cores is one
+     more such observation: X − m grows by c − 1 and m by 1, for σ alone.
   λ: scale-outs are Poisson with rate λμ^ν, so m scale-outs over T hours give likelihood
      λ^m e^{-λ μ^ν T}. μ is uncertain, so this is not conjugate; we plug in the posterior mean
      of μ^ν: λ | obs ~ Γ(a + m, b + E[μ^ν | obs]·T). Approximation, recomputed from the
@@ -74,6 +76,10 @@ class Stats:
     scaleouts: float = 0.0  # scale-out requests seen
     scaleout_time: float = 0.0  # hours over which scale-outs were counted
     extra_cores: float = 0.0  # Σ (size − 1) over scale-outs
+    # An arrival's own size as evidence of σ (engine option arrival_size_evidence): σ only,
+    # since an arrival is not one of the scale-outs that come at rate λμ^ν. Not declarable.
+    sized_arrivals: float = 0.0
+    arrival_extra_cores: float = 0.0  # Σ (size − 1) over those arrivals
 
     def plus(self, other: "Stats") -> "Stats":
         return Stats(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(Stats)})
@@ -125,7 +131,9 @@ def e_mu_pow(mu: tuple[float, float], p: float) -> float:
 
 def posterior(prior: Prior, stats: Stats, delta: float, nu: float) -> Belief:
     mu = (prior.mu[0] + stats.core_deaths + stats.shutdowns, prior.mu[1] + stats.core_time + delta * stats.age_time)
-    sig = (prior.sig[0] + stats.extra_cores, prior.sig[1] + stats.scaleouts)
+    # + 0.0 where arrivals are not evidence: the same bits as before the option existed.
+    sig = (prior.sig[0] + stats.extra_cores + stats.arrival_extra_cores,
+           prior.sig[1] + stats.scaleouts + stats.sized_arrivals)
     lam = (prior.lam[0] + stats.scaleouts, prior.lam[1] + e_mu_pow(mu, nu) * stats.scaleout_time)
     return Belief(lam=lam, mu=mu, sig=sig, delta=delta, nu=nu)
 
@@ -175,10 +183,14 @@ def declared_prior(gamma: Any) -> Prior:
     return Prior(*pairs)  # type: ignore[arg-type]
 
 
+# What an arrival's own size says is the engine's to count, not a client's to declare.
+ENGINE_ONLY = frozenset({"sized_arrivals", "arrival_extra_cores"})
+
+
 def declared_observations(observations: Any) -> Stats:
     if not isinstance(observations, dict):
         raise InvalidPrior("prior.observations", "must be an object")
-    names = {f.name for f in fields(Stats)}
+    names = {f.name for f in fields(Stats)} - ENGINE_ONLY
     unknown = set(observations) - names
     if unknown:
         raise InvalidPrior("prior.observations", f"unknown statistics {sorted(unknown)}")

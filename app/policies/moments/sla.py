@@ -84,6 +84,27 @@ CALIBRATED: dict[str, tuple[tuple[int, float, int, float | None, float | None], 
                       (10000, 0.0728126367738865, 32, 1.0, 0.0),
                       (20000, 0.112, 500, None, 7.9e-5)),
 }
+# The same calibrations for an engine that counts each arrival's size as one observation of
+# its σ (policy.arrival_size_evidence; tenth session, docs/moments.md): at one t or ρ it
+# admits more small newcomers and fewer big ones than the plain engine, so its values are
+# its own. Searched on seeds 1000-1095 (96 runs) and checked on fresh seeds. Where none is
+# at or below a capacity, table_threshold refuses: a declaration must bring its threshold.
+# 2,000's t / c was checked at 5,000 cores too (no failure in 96 fresh lives, 21.3%).
+CALIBRATED_SIZED: dict[str, tuple[tuple[int, float, int, float | None, float | None], ...]] = {
+    # 500: searched twice (58.6 to 300, then 2.9 to 58.6): everything from 21.2 up failed
+    # on one life (seed 1010); 20.3 held, and on 96 fresh seeds (0 / 91,856).
+    # 2,000: the search's largest candidate without a failure, 475.6, failed on fresh seeds
+    # (1.4e-4, one life); the next one down, 351.3, had none on the search's seeds. The runs,
+    # confidence and rate here are its two fresh checks pooled (seeds 3000-3095 and 5000-5095:
+    # 2 of 192 lives fail, 40 / 853,981), not the search's.
+    "first_moment": ((500, 20.32470703125 / 500, 96, 1.0, 0.0),
+                     (2000, 351.26953125 / 2000, 192, 0.925, 4.7e-5)),
+    # None. At 2,000 cores the search's largest candidate without a failure, ρ = 0.0274,
+    # failed on fresh seeds (1.07e-4), and so did ρ = 0.0178 below it (1.44e-4, the same
+    # life); at 500 every ρ down to 0.01 failed on the search's seeds. One small arrival with
+    # a wild process, read as tame, decides it (docs/moments.md).
+    "second_moment": (),
+}
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
 # a bad burst from ratcheting to "admit nothing" for good).
 TIGHTEST = 1 / 100
@@ -101,16 +122,38 @@ def _unit_to_threshold(policy: str, value: float, capacity: int) -> float:
     return value if policy == "second_moment" else value * capacity
 
 
-def table_threshold(policy: str, capacity: int, sla: float) -> tuple[float, dict[str, Any]]:
+def anchors_for(policy: str, arrival_size_evidence: bool = False
+                ) -> tuple[tuple[int, float, int, float | None, float | None], ...]:
+    """The calibrations behind a declaration: an engine that counts arrivals' sizes as σ
+    evidence admits differently at the same t or ρ, so it has anchors of its own (the
+    zeroth-moment rule has no belief, and the option changes nothing there)."""
+    if arrival_size_evidence and policy != "threshold":
+        return CALIBRATED_SIZED[policy]
+    return CALIBRATED[policy]
+
+
+def table_threshold(policy: str, capacity: int, sla: float,
+                    arrival_size_evidence: bool = False) -> tuple[float, dict[str, Any]]:
     """(threshold, derivation) for a declaration that gave none.
 
     Between two calibrated capacities the tighter anchor's value is used and the looser one
-    bounds how far the loop may loosen; outside them the nearest anchor is used for both. An
+    bounds how far the loop may loosen; outside them the nearest anchor is used for both,
+    except where arrival_size_evidence has no anchor at or below the capacity (ValueError). An
     SLA looser than the table's (τ > 1e-4) gets the table's threshold (conservative); a
     stricter one has no calibration behind it (``confidence`` is null) and relies on the loop.
     """
-    anchors = CALIBRATED[policy]
+    anchors = anchors_for(policy, arrival_size_evidence)
     caps = [a[0] for a in anchors]
+    if anchors is not CALIBRATED[policy] and (not caps or capacity < caps[0]):
+        # Counting arrivals' sizes admits small newcomers more freely, and the rare small one
+        # that grows wild fills the cluster: no second-moment ρ held τ on fresh seeds, and no
+        # first-moment t was searched below 500 cores (docs/moments.md). There the option has
+        # no threshold to offer.
+        where = f" below {caps[0]} cores" if caps else ""
+        raise ValueError(
+            f"no calibrated {policy} threshold with arrival_size_evidence{where}: declare the "
+            "cluster without it, or give the threshold of `headroom calibrate moment "
+            "--arrival-size-evidence` for this capacity")
     i = bisect_left(caps, capacity)
     if i < len(caps) and caps[i] == capacity:
         near = [anchors[i]]
@@ -135,14 +178,15 @@ def table_threshold(policy: str, capacity: int, sla: float) -> tuple[float, dict
 
 
 def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | None,
-                       derivation: dict[str, Any] | None) -> tuple[float, dict[str, Any]]:
+                       derivation: dict[str, Any] | None,
+                       arrival_size_evidence: bool = False) -> tuple[float, dict[str, Any]]:
     """The (threshold, derivation) a declaration stands for: the table's when it gave no
     threshold, else its own (an expert override, or a calibration's output) checked against
     its derivation. ValueError names what is inconsistent."""
     if threshold is None:
         if derivation is not None:
             raise ValueError("policy.derivation needs the policy.threshold it derived")
-        return table_threshold(kind, capacity, sla)
+        return table_threshold(kind, capacity, sla, arrival_size_evidence)
     if derivation is None:
         derivation = {"source": "declared", "bounds": [threshold * TIGHTEST, threshold]}
     lo, hi = derivation["bounds"]
@@ -156,6 +200,12 @@ def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | 
     if scale.get("capacity", capacity) != capacity:
         raise ValueError(f"policy.derivation was calibrated for {scale['capacity']} cores, "
                          f"the cluster declares {capacity}")
+    # A derivation that states its simulated scale was calibrated with or without counting
+    # arrivals' sizes (without, if it says nothing: calibrations from before the option).
+    if scale and bool(scale.get("arrival_size_evidence", False)) != arrival_size_evidence:
+        said = "with" if scale.get("arrival_size_evidence") else "without"
+        raise ValueError(f"policy.derivation was calibrated {said} arrival_size_evidence; the "
+                         "cluster declares the other (the same t or ρ admits differently)")
     if scale.get("steps", DEFAULT_STEPS) != DEFAULT_STEPS:
         raise ValueError(f"policy.derivation was calibrated on {scale['steps']} steps per "
                          f"horizon; the service decides on {DEFAULT_STEPS}, where t and ρ mean "

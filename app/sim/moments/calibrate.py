@@ -106,6 +106,7 @@ def calibrate(
     importance: bool = False,
     pilot: int = 2000,
     between: tuple[float, float] | None = None,
+    arrival_size_evidence: bool = False,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -116,9 +117,12 @@ def calibrate(
     capacities: each halving then buys resolution where the answer is instead of spending
     the first ones on candidates that fail by a factor of ten, at a life's full cost each.
     The bracket's ends are assumptions, not results: lo is evaluated only if nothing above
-    it met τ.
+    it met τ. `arrival_size_evidence`: the engine counts arrivals' sizes as σ evidence
+    (its thresholds are not the plain engine's: the table keeps them apart).
     """
     sim = dict(capacity=capacity, years=years, arrival_rate=arrival_rate, observations=observations, steps=steps)
+    if arrival_size_evidence:  # only then: the scale of every calibration before it stays as it was
+        sim["arrival_size_evidence"] = True
     log_space = policy == "second_moment"
     if between is None:
         lo, hi = (np.log(1e-4), 0.0) if log_space else (0.0, 1.5 * capacity)

@@ -43,6 +43,9 @@ def _scale_args(p: argparse.ArgumentParser, capacity: int, years: float) -> None
                         "what they mean only on the grid they were calibrated on)")
     p.add_argument("--sla", type=float, default=1e-4,
                    help="τ, the share of scale-outs allowed to fail (the service's default)")
+    p.add_argument("--arrival-size-evidence", action="store_true",
+                   help="count each arrival's size as one observation of its scale-out size σ "
+                        "(policy.arrival_size_evidence; its own calibrated thresholds)")
 
 
 def _check_scale(args: argparse.Namespace, command: str) -> None:
@@ -94,13 +97,15 @@ def run_simulate(args: argparse.Namespace) -> int:
     try:
         engines = {p: service_engine(p, args.capacity, args.sla, thresholds.get(p),
                                      closed_loop=not args.open_loop, steps=args.steps,
-                                     learn=not args.fixed_prior)
+                                     learn=not args.fixed_prior,
+                                     arrival_size_evidence=args.arrival_size_evidence)
                    for p in _policies(args.policies)}
     except ValueError as exc:
         raise SystemExit(f"headroom simulate moment: {exc}") from exc
     results = [
         simulate(p, args.capacity, args.years, args.arrival_rate, args.observations, args.seed,
-                 steps=args.steps, engine=eng, growth=args.growth)
+                 steps=args.steps, engine=eng, growth=args.growth,
+                 arrival_size_evidence=args.arrival_size_evidence)
         for p, eng in engines.items()
     ]
     if args.json:
@@ -166,7 +171,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
                  # stderr, so a --json run shows its progress too without touching stdout
                  progress=lambda m: print(m, file=sys.stderr, flush=True),
                  scheduler=args.dask_scheduler, importance=args.importance_sampling,
-                 between=None if args.between is None else tuple(args.between))
+                 between=None if args.between is None else tuple(args.between),
+                 arrival_size_evidence=args.arrival_size_evidence)
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()

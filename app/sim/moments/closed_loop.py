@@ -48,6 +48,8 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
         "utilization": float(util.mean()),
         "utilization_se": float(util.std(ddof=1) / np.sqrt(len(util))) if len(util) > 1 else 0.0,
         "final_thresholds": [r["threshold"] for r in runs],
+        # Per life, in seed order: two policies run on the same seeds compare life by life.
+        "seeds": [r["seed"] for r in runs], "utilizations": util.tolist(),
     }
 
 
@@ -60,14 +62,14 @@ CONTROLLERS = {"paper": (False, False), "loop": (True, False), "learn": (False, 
 
 def _life(job: tuple[Any, ...]) -> dict[str, Any]:
     policy, capacity, sla, threshold, closed, learn, seed, years, rate, growth, steps = job[:11]
-    measure_from, oracle = job[11], job[12]
+    measure_from, oracle, sized = job[11], job[12], job[13]
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
-                         learn=learn)
+                         learn=learn, arrival_size_evidence=sized)
     if oracle:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
-                   growth=growth, measure_from=measure_from)
+                   growth=growth, measure_from=measure_from, arrival_size_evidence=sized)
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
     return out
 
@@ -76,7 +78,8 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
             years: float = 3.0, growth: float = 2.0, steps: int = DEFAULT_STEPS,
             arrival_rate: float | None = None, measure_from: float = 0.0,
             progress: bool = False, controllers: tuple[str, ...] = tuple(CONTROLLERS),
-            workers: int = 1, seed: int = 0, right_prior: bool = True) -> dict[str, Any]:
+            workers: int = 1, seed: int = 0, right_prior: bool = True,
+            arrival_size_evidence: bool = False) -> dict[str, Any]:
     """Every seed under every controller at growth 1 and `growth`, with common random
     numbers (a seed's arrivals and deployments are the same in every cell). right_prior=False
     leaves out the growth-1 cells (when the right-prior check ran apart, as a calibration's
@@ -93,7 +96,7 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
             for s in range(seed, seed + runs):
                 keys.append(f"growth={g:g} {name}")
                 jobs.append((policy, capacity, sla, threshold, closed, learn, s, years, rate, g,
-                             steps, measure_from, name == "oracle"))
+                             steps, measure_from, name == "oracle", arrival_size_evidence))
     cells: dict[str, list[dict[str, Any]]] = {k: [] for k in keys}
     for key, r in zip(keys, dispatch(_life, jobs, workers)):
         cells[key].append(r)
@@ -108,6 +111,7 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
     return {"policy": policy, "capacity": capacity, "sla": sla, "threshold": threshold,
             "runs": runs, "seeds": [seed, seed + runs - 1], "years": years,
             "arrival_rate": rate, "steps": steps, "measure_from": measure_from,
+            "arrival_size_evidence": arrival_size_evidence,
             "cells": {k: pooled(v, sla) for k, v in cells.items()}}
 
 
@@ -164,13 +168,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--skip-right-prior", action="store_true",
                    help="run only the --growth cells, not the growth-1 ones")
+    p.add_argument("--arrival-size-evidence", action="store_true",
+                   help="the engine counts each arrival's size as an observation of its σ")
     p.add_argument("--plot", help="PNG path")
     p.add_argument("--json", help="write the result here")
     a = p.parse_args(argv)
     res = compare(a.policy, a.capacity, a.sla, a.threshold, a.runs, a.years, a.growth, a.steps,
                   measure_from=a.measure_from, progress=True,
                   controllers=tuple(a.controllers.split(",")), workers=a.workers, seed=a.seed,
-                  right_prior=not a.skip_right_prior)
+                  right_prior=not a.skip_right_prior,
+                  arrival_size_evidence=a.arrival_size_evidence)
     for k, c in res["cells"].items():
         print(f"{k:<18} fail {c['failure_rate']:.2e} [{c['wilson95'][0]:.1e}, "
               f"{c['wilson95'][1]:.1e}] ({c['denied']}/{c['requests']}), confidence "

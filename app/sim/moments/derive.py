@@ -31,10 +31,12 @@ def default_arrival_rate(capacity: int) -> float:
 
 def service_engine(policy: str, capacity: int, sla: float, threshold: float | None = None,
                    derivation: dict[str, Any] | None = None, closed_loop: bool = True,
-                   steps: int = DEFAULT_STEPS, learn: bool = True) -> MomentEngine:
-    thr, der = declared_threshold(policy, capacity, sla, threshold, derivation)
+                   steps: int = DEFAULT_STEPS, learn: bool = True,
+                   arrival_size_evidence: bool = False) -> MomentEngine:
+    thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
+                                  arrival_size_evidence)
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
-                          learn=learn)
+                          learn=learn, arrival_size_evidence=arrival_size_evidence)
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     return engine
 
@@ -44,13 +46,15 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
            steps: int = DEFAULT_STEPS, workers: int = 1, observations: int = 0,
            progress: Callable[[str], None] | None = None, scheduler: str | None = None,
            importance: bool = False,
-           between: tuple[float, float] | None = None) -> dict[str, Any]:
+           between: tuple[float, float] | None = None,
+           arrival_size_evidence: bool = False) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
     candidate met τ — there is then nothing safe to declare)."""
     rate = arrival_rate or default_arrival_rate(capacity)
     res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
                     steps, progress=progress, workers=workers, scheduler=scheduler,
-                    importance=importance, between=between)
+                    importance=importance, between=between,
+                    arrival_size_evidence=arrival_size_evidence)
     # Judged on the returned candidate, not the search trail: with `between`, a bracket whose
     # every halving failed falls back to its lower end, which may meet τ and is then the answer.
     met = res["failure_rate"] <= sla and res["threshold"] > 0
@@ -62,5 +66,6 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
                   **({} if between is None else {"between": list(between)})},
     }
     declarable = {"kind": policy, "threshold": res["threshold"], "closed_loop": True,
+                  **({"arrival_size_evidence": True} if arrival_size_evidence else {}),
                   "derivation": derivation} if met else None
     return {**res, "policy": declarable}

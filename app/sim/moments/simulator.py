@@ -3,7 +3,8 @@
 Continuous time in hours. Deployments arrive as a Poisson process of `arrival_rate` per hour.
 Each draws λ, μ, σ from the Table 1 Gamma priors and:
   * starts with C = 1 + Pois(σ) cores (the paper does not give the initial size; we use the
-    scale-out size distribution, so an arrival looks like a first scale-out),
+    scale-out size distribution, so an arrival looks like a first scale-out, and an engine
+    with arrival_size_evidence may count it as one observation of σ),
   * scales out at rate λμ^ν by 1 + Pois(σ) cores, all or nothing, denied if the cores are
     not free (an SLA failure, counted by the engine),
   * loses each core after an Exp(μ) lifetime and dies at zero cores,
@@ -82,17 +83,23 @@ def simulate(
     growth: float = 1.0,
     measure_from: float = 0.0,
     parameters: tuple[float, float, float] | None = None,
+    arrival_size_evidence: bool = False,
 ) -> dict[str, Any]:
     """One life of the model. `growth` multiplies every deployment's true scale-out rate while
     the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
     priors say" (priors mis-specified). `measure_from` (years): the failures counted from then
     on are reported apart (`late`), to see a closed loop after it had time to learn.
     `parameters` (λ, μ, σ): every deployment has these true rates instead of Table 1 draws —
-    a population without Table 1's heavy tails, where failures come from aggregate load."""
+    a population without Table 1's heavy tails, where failures come from aggregate load.
+    `arrival_size_evidence`: the engine counts each arrival's size as an observation of its σ
+    (right in this model, where it is drawn like a scale-out's); a given `engine` must agree."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
-    eng = engine or MomentEngine(capacity, policy, threshold, marginal, Grid(horizons, steps))
+    eng = engine or MomentEngine(capacity, policy, threshold, marginal, Grid(horizons, steps),
+                                 arrival_size_evidence=arrival_size_evidence)
+    if eng.arrival_size_evidence != arrival_size_evidence:
+        raise ValueError("the engine given and arrival_size_evidence disagree")
     end = years * HOURS_PER_YEAR
     heap: list[tuple[float, int, int, int]] = []
     seq = 0
@@ -177,6 +184,7 @@ def simulate(
                  "denied": eng.denied - start[1]},
         "growth": growth,
         "observations": observations,
+        "arrival_size_evidence": arrival_size_evidence,
         "capacity": capacity,
         "years": years,
         "arrival_rate": arrival_rate,

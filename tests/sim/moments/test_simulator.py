@@ -6,6 +6,7 @@ import argparse
 import json
 
 import numpy as np
+import pytest
 
 from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import Grid
@@ -107,3 +108,28 @@ def test_pseudo_observations_stay_within_what_the_engine_accepts() -> None:
     obs = pseudo_observations(np.random.default_rng(0), 1e-12, 1e-12, 0.0, 50)["observations"]  # type: ignore[index]
     assert max(obs.values()) <= PSEUDO_MAX
     MomentEngine(100, "second_moment").admit("x", 1, 0.0, prior={"observations": obs})
+
+
+def test_arrival_sizes_as_evidence_reach_the_engine_and_change_admission() -> None:
+    """The same arrivals (same seed): an engine that counts each arrival's size as σ evidence
+    expects small newcomers to grow less, so at one t it admits more of them."""
+    plain = simulate("first_moment", 2000, 0.3, 0.1, 0, seed=2, threshold=150.0, steps=20)
+    sized = simulate("first_moment", 2000, 0.3, 0.1, 0, seed=2, threshold=150.0, steps=20,
+                     arrival_size_evidence=True)
+    assert (plain["arrival_size_evidence"], sized["arrival_size_evidence"]) == (False, True)
+    assert sized["admitted"] > plain["admitted"]
+    eng = MomentEngine(2000, "first_moment", 150.0, grid=Grid(steps=20))
+    with pytest.raises(ValueError, match="disagree"):
+        simulate("first_moment", 2000, 0.01, 0.1, 0, seed=2, engine=eng, arrival_size_evidence=True)
+
+
+def test_calibrate_cli_declares_arrival_size_evidence(capsys) -> None:  # type: ignore[no-untyped-def]
+    args = _parser().parse_args(
+        ["calibrate", "moment", "--policy", "first_moment", "--sla", "0.5", "--capacity", "200",
+         "--years", "0.05", "--arrival-rate", "0.02", "--runs", "2", "--iterations", "2",
+         "--steps", "10", "--arrival-size-evidence", "--json"])
+    assert args.func(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scale"]["arrival_size_evidence"] is True
+    assert out["policy"]["arrival_size_evidence"] is True
+    assert out["policy"]["derivation"]["scale"]["arrival_size_evidence"] is True

@@ -153,10 +153,10 @@ events = st.lists(
 
 
 @settings(max_examples=40, deadline=None)
-@given(events, st.sampled_from(["threshold", "first_moment", "second_moment"]))
-def test_state_round_trip_makes_identical_decisions(evts, policy) -> None:  # type: ignore[no-untyped-def]
+@given(events, st.sampled_from(["threshold", "first_moment", "second_moment"]), st.booleans())
+def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None:  # type: ignore[no-untyped-def]
     thr = {"threshold": 15.0, "first_moment": 15.0, "second_moment": 0.2}[policy]
-    e = MomentEngine(30, policy, threshold=thr, grid=SMALL)
+    e = MomentEngine(30, policy, threshold=thr, grid=SMALL, arrival_size_evidence=sized)
     t = 0.0
     log = []
 
@@ -183,5 +183,6 @@ def test_state_round_trip_makes_identical_decisions(evts, policy) -> None:  # ty
     play(e, log[:half])
     restored = MomentEngine.from_state(json.loads(json.dumps(e.to_state())))
     twin = copy.deepcopy(e)
+    assert restored.arrival_size_evidence is sized
     assert play(restored, log[half:]) == play(twin, log[half:])
     assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())

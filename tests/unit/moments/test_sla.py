@@ -14,6 +14,7 @@ from app.policies.moments import MomentsError
 from app.policies.moments.family import MomentFamily
 from app.policies.moments.sla import (
     CALIBRATED,
+    CALIBRATED_SIZED,
     TIGHTEST,
     SlaLoop,
     declared_threshold,
@@ -67,10 +68,12 @@ def test_table_threshold_at_an_anchor_between_anchors_and_beyond() -> None:
     assert t == pytest.approx(frac * cap) and d["bounds"] == [t * TIGHTEST, t]
     assert d["source"] == "table" and d["runs"] >= 1 and d["confidence"] is not None
     # Between two anchors: the tighter share of the capacity, loosening up to the looser.
-    for kind, anchors in CALIBRATED.items():
+    tables = [(kind, anchors, False) for kind, anchors in CALIBRATED.items()]
+    tables += [(kind, anchors, True) for kind, anchors in CALIBRATED_SIZED.items() if anchors]
+    for kind, anchors, sized in tables:
         for below, above in itertools.pairwise(anchors):
             mid = (below[0] + above[0]) // 2
-            t, d = table_threshold(kind, mid, 1e-4)
+            t, d = table_threshold(kind, mid, 1e-4, sized)
             values = sorted(a[1] if kind == "second_moment" else a[1] * mid for a in (below, above))
             assert t == pytest.approx(values[0]) and d["bounds"][1] == pytest.approx(values[1])
             assert [a["capacity"] for a in d["anchors"]] == [below[0], above[0]]
@@ -78,8 +81,44 @@ def test_table_threshold_at_an_anchor_between_anchors_and_beyond() -> None:
     assert table_threshold("threshold", cap, 1e-5)[1]["confidence"] is None
     for kind in CALIBRATED:
         for capacity in (100, 500, 2000, 100_000):
-            t, d = table_threshold(kind, capacity, 1e-4)
-            assert 0 < d["bounds"][0] <= t <= d["bounds"][1]
+            for sized in (False, True):
+                sized_caps = [a[0] for a in CALIBRATED_SIZED.get(kind, ((0,),))]
+                if sized and (not sized_caps or capacity < sized_caps[0]):
+                    continue  # refused: the next test
+                t, d = table_threshold(kind, capacity, 1e-4, sized)
+                assert 0 < d["bounds"][0] <= t <= d["bounds"][1]
+
+
+def test_counting_arrival_sizes_has_anchors_of_its_own() -> None:
+    """The same t or ρ admits differently when arrivals' sizes are σ evidence, so neither
+    the table nor a calibration's derivation carries over between the two engines."""
+    assert set(CALIBRATED_SIZED) == {"first_moment", "second_moment"}
+    first = CALIBRATED_SIZED["first_moment"]
+    for cap, value, *_ in first:
+        sized = table_threshold("first_moment", cap, 1e-4, True)
+        assert [a["capacity"] for a in sized[1]["anchors"]] == [cap]
+        assert sized[0] == pytest.approx(value * cap) != table_threshold("first_moment", cap, 1e-4)[0]
+    # Where the option has no anchor at or below the capacity it has no threshold to offer (a
+    # wild small newcomer read as tame broke every ρ tried), where the plain engine has one.
+    with pytest.raises(ValueError, match=f"below {first[0][0]} cores"):
+        table_threshold("first_moment", first[0][0] - 1, 1e-4, True)
+    assert CALIBRATED_SIZED["second_moment"] == ()
+    for capacity in (500, 2000, 100_000):
+        with pytest.raises(ValueError, match="no calibrated second_moment threshold"):
+            table_threshold("second_moment", capacity, 1e-4, True)
+        assert table_threshold("second_moment", capacity, 1e-4)[0] > 0
+    # The zeroth-moment rule has no belief: the option changes nothing, nor its threshold.
+    assert table_threshold("threshold", 2000, 1e-4, True) == table_threshold("threshold", 2000, 1e-4)
+    calibrated = {"source": "calibration", "bounds": [1.0, 10.0],
+                  "scale": {"capacity": 1000, "arrival_size_evidence": True}}
+    assert declared_threshold("first_moment", 1000, 1e-4, 10.0, calibrated, True)[0] == 10.0
+    with pytest.raises(ValueError, match="calibrated with arrival_size_evidence"):
+        declared_threshold("first_moment", 1000, 1e-4, 10.0, calibrated, False)
+    calibrated["scale"] = {"capacity": 1000}
+    with pytest.raises(ValueError, match="calibrated without arrival_size_evidence"):
+        declared_threshold("first_moment", 1000, 1e-4, 10.0, calibrated, True)
+    # An expert's threshold without a derivation states no scale: it stands either way.
+    assert declared_threshold("first_moment", 1000, 1e-4, 10.0, None, True)[0] == 10.0
 
 
 @pytest.mark.parametrize("derivation, message", [
@@ -165,6 +204,15 @@ def test_prior_learning_is_off_for_declarations_from_before_it() -> None:
     zeroth = spec("threshold")
     zeroth["policy"]["learn_prior"] = True
     assert MomentFamily.build(zeroth).engine.learner is None
+
+
+def test_arrival_sizes_count_only_where_declared() -> None:
+    assert MomentFamily.build(spec("first_moment")).engine.arrival_size_evidence is False
+    sized = spec("first_moment")
+    sized["policy"]["arrival_size_evidence"] = True
+    fam = MomentFamily.build(sized)
+    assert fam.engine.arrival_size_evidence is True
+    assert fam.describe()["arrival_size_evidence"] is True
 
 
 def test_denials_tighten_a_live_cluster_and_the_decision_shows_the_new_threshold() -> None:

@@ -20,6 +20,10 @@ class MomentPolicy:
     """
     Attributes:
         kind (MomentPolicyKind):
+        arrival_size_evidence (bool | Unset): Count each arriving deployment's size as one observation of its scale-out
+            size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment starts at the size it later
+            scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds are calibrated apart
+            (docs/moments.md has where). No effect on the zeroth-moment rule. Default: False.
         closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
@@ -35,6 +39,7 @@ class MomentPolicy:
     """
 
     kind: MomentPolicyKind
+    arrival_size_evidence: bool | Unset = False
     closed_loop: bool | Unset = True
     derivation: None | ThresholdDerivation | Unset = UNSET
     learn_prior: bool | Unset = True
@@ -45,6 +50,8 @@ class MomentPolicy:
         from ..models.threshold_derivation import ThresholdDerivation  # noqa: PLC0415
 
         kind = self.kind.value
+
+        arrival_size_evidence = self.arrival_size_evidence
 
         closed_loop = self.closed_loop
 
@@ -73,6 +80,8 @@ class MomentPolicy:
                 "kind": kind,
             }
         )
+        if arrival_size_evidence is not UNSET:
+            field_dict["arrival_size_evidence"] = arrival_size_evidence
         if closed_loop is not UNSET:
             field_dict["closed_loop"] = closed_loop
         if derivation is not UNSET:
@@ -92,6 +101,8 @@ class MomentPolicy:
 
         d = dict(src_dict)
         kind = MomentPolicyKind(d.pop("kind"))
+
+        arrival_size_evidence = d.pop("arrival_size_evidence", UNSET)
 
         closed_loop = d.pop("closed_loop", UNSET)
 
@@ -127,6 +138,7 @@ class MomentPolicy:
 
         moment_policy = cls(
             kind=kind,
+            arrival_size_evidence=arrival_size_evidence,
             closed_loop=closed_loop,
             derivation=derivation,
             learn_prior=learn_prior,
