@@ -118,7 +118,8 @@ def run_simulate(args: argparse.Namespace) -> int:
             f"with Table 1 priors (§2.1 model; true scale-out rate ×{args.growth:g}), "
             f"{args.observations} prior observations each; SLA τ = {args.sla:g}, "
             f"{'open' if args.open_loop else 'closed'} loop, "
-            f"{'fixed' if args.fixed_prior else 'learnt'} population prior; "
+            f"{'fixed' if args.fixed_prior else 'learnt'} population prior"
+            f"{', arrival sizes counted as σ evidence' if args.arrival_size_evidence else ''}; "
             f"policies {', '.join(r['policy'] for r in results)}, seed {args.seed}.", 92)
             + "\n")
         print(f"{'policy':<15}{'threshold':>11}{'util':>8}{'fail rate':>11}{'admitted':>10}{'rejected':>10}")
