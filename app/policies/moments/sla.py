@@ -126,16 +126,6 @@ def _unit_to_threshold(policy: str, value: float, capacity: int) -> float:
     return value if policy == "second_moment" else value * capacity
 
 
-def anchors_for(policy: str, arrival_size_evidence: bool = False
-                ) -> tuple[tuple[int, float, int, float | None, float | None], ...]:
-    """The calibrations behind a declaration: an engine that counts arrivals' sizes as σ
-    evidence admits differently at the same t or ρ, so it has anchors of its own (the
-    zeroth-moment rule has no belief, and the option changes nothing there)."""
-    if arrival_size_evidence and policy != "threshold":
-        return CALIBRATED_SIZED[policy]
-    return CALIBRATED[policy]
-
-
 def table_threshold(policy: str, capacity: int, sla: float,
                     arrival_size_evidence: bool = False) -> tuple[float, dict[str, Any]]:
     """(threshold, derivation) for a declaration that gave none.
@@ -146,9 +136,12 @@ def table_threshold(policy: str, capacity: int, sla: float,
     SLA looser than the table's (τ > 1e-4) gets the table's threshold (conservative); a
     stricter one has no calibration behind it (``confidence`` is null) and relies on the loop.
     """
-    anchors = anchors_for(policy, arrival_size_evidence)
+    # An engine that counts arrivals' sizes as σ evidence admits differently at the same t or
+    # ρ, so it has anchors of its own; the zeroth-moment rule has no belief to inform.
+    sized = arrival_size_evidence and policy != "threshold"
+    anchors = (CALIBRATED_SIZED if sized else CALIBRATED)[policy]
     caps = [a[0] for a in anchors]
-    if anchors is not CALIBRATED[policy] and (not caps or capacity < caps[0]):
+    if sized and (not caps or capacity < caps[0]):
         # Counting arrivals' sizes admits small newcomers more freely, and the rare small one
         # that grows wild fills the cluster: no second-moment ρ held τ on fresh seeds, and no
         # first-moment t was searched below 500 cores (docs/moments.md). There the option has
