@@ -7,10 +7,10 @@ then deletion; or a watch that restarts and lists it again) is the same event, w
 answers as a replay. A pod Headroom never placed (deleted before its bind, or not Headroom's)
 answers 404, which is logged and skipped.
 
-A queued cluster cannot take a job out of its queue (its engines have no cancellation): a pod
-deleted while its job is still queued answers 409 ``job_not_running``. The watcher keeps it
-and posts it again after later events and whenever the watch restarts, so the slot the job
-gets when Headroom starts it is freed as soon as it can be.
+On a queued cluster a pod deleted while its job still waits is the same departure: Headroom
+withdraws the job from its queue (answer ``withdrawn``), so it never starts and never holds a
+slot. A departure answered 409 ``job_not_running`` came after the job had already left
+(finished or withdrawn): nothing to do.
 
     python -m app.kubernetes.watcher --url https://headroom:8000 --cluster <id> \\
         --scheduler-name headroom-scheduler      # the key in $HEADROOM_API_KEY
@@ -66,11 +66,10 @@ class Watcher:
     def __init__(self, client: httpx.Client, cluster_id: str, scheduler_name: str):
         self.client, self.cluster_id, self.scheduler_name = client, cluster_id, scheduler_name
         self.posted = 0
-        self.deferred: dict[str, Departure] = {}  # pods whose job is still queued
 
     def post(self, d: Departure) -> dict[str, Any] | None:
         """Post one departure, retrying transient failures; None when Headroom does not know
-        the job, or it is still queued (then it is kept in ``deferred``)."""
+        the job or it has left already."""
         for attempt in range(6):
             try:
                 r = self.client.post(f"/v1/clusters/{self.cluster_id}/departures",
@@ -80,14 +79,9 @@ class Watcher:
             else:
                 if r.status_code == 200:
                     self.posted += 1
-                    self.deferred.pop(d.uid, None)
                     return r.json()
                 if r.status_code == 409 and r.json().get("code") == "job_not_running":
-                    if "queued" in r.json().get("detail", ""):
-                        self.deferred[d.uid] = d
-                    else:  # finished: its departure happened already
-                        self.deferred.pop(d.uid, None)
-                    return None
+                    return None  # finished or withdrawn: its departure happened already
                 if r.status_code == 404:
                     log.info("pod %s (%s) is not a Headroom job; skipped", d.pod, d.uid)
                     return None
@@ -99,21 +93,14 @@ class Watcher:
 
     def handle(self, events: Iterable[Mapping[str, Any]]) -> None:
         for event in events:
-            if event.get("type") == "RESTARTED":  # pod_events lists again: a moment to retry
-                self.retry_deferred()
-                continue
-            d = departure_of(event, self.scheduler_name)
+            d = departure_of(event, self.scheduler_name)  # None for pod_events' RESTARTED marks
             if d is None:
                 continue
-            self.retry_deferred()
             answer = self.post(d)
             if answer is not None:
-                log.info("departure of %s (%s): %s", d.pod, d.why,
-                         "replayed" if answer.get("replayed") else "posted")
-
-    def retry_deferred(self) -> None:
-        for d in list(self.deferred.values()):
-            self.post(d)
+                log.info("departure of %s (%s): %s%s", d.pod, d.why,
+                         "replayed" if answer.get("replayed") else "posted",
+                         ", withdrawn from its queue" if answer.get("decision") == "withdrawn" else "")
 
 
 def pod_events(namespace: str | None,

@@ -312,14 +312,14 @@ def depart(cfg: dict, args) -> int:
     if status == 404:
         return 0  # Headroom does not know it (the cluster was deleted): nothing to free
     if status == 409 and answer.get("code") == "job_not_running":
-        # Cancelled while still queued: Headroom's queues have no withdrawal, so the job stays
-        # queued there until it is started and then departs (see docs, limits).
-        print(f"depart {slurm_job_id} ({job}): still queued in Headroom, cannot be withdrawn",
-              file=sys.stderr)
-        return 1
+        return 0  # it left already (finished, or withdrawn by an earlier departure): nothing to free
     if status not in (200, 202):
         print(f"depart {slurm_job_id} ({job}): HTTP {status} {answer}", file=sys.stderr)
         return 1
+    if answer.get("decision") == "withdrawn":
+        # Cancelled while Headroom still had it queued (held in Slurm): it left the queue
+        # without ever starting, so the release poller will never pin it.
+        print(f"depart {slurm_job_id} ({job}): withdrawn from Headroom's queue", file=sys.stderr)
     if answer.get("migration"):
         report_migration(cfg, answer["migration"], sys.stderr)
     return 0

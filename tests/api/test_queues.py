@@ -107,6 +107,7 @@ def test_the_api_decides_exactly_what_the_engine_decides(db_url):
         twin = QueueFamily.build(cluster).engine  # the view holds the declaration with its defaults
         rng = random.Random(5)
         running: list[str] = []
+        withdrawals = 0
         t = 0.0
         for i in range(60):
             c = (c0, c1)[rng.random() < 0.5]
@@ -122,19 +123,51 @@ def test_the_api_decides_exactly_what_the_engine_decides(db_url):
                 jid = running.pop(rng.randrange(len(running)))
                 got = depart(c, cid, f"e{i}", jid, at=t).json()
                 want = twin.depart(jid, t)
+            elif roll < 0.85 and twin.queued:  # cancelled while waiting: withdrawn (or, if a
+                jid = rng.choice(sorted(twin.queued))  # clock starts it first, released)
+                got = depart(c, cid, f"e{i}", jid, at=t).json()
+                want = twin.depart(jid, t)
+                withdrawals += want["decision"] == "withdrawn"
             else:
                 got = tick(c, cid, until=t).json()
                 if twin.next_event_time() >= t:
                     want = {"decision": "idle", "now": twin.now, "started": []}
                 else:
                     want = {"decision": "advanced", "started": twin.advance(t), "now": t}
-            running += [s["job_id"] for s in want["started"]]
-            if got["decision"] in ("queued", "started", "released"):
+            running += [s["job_id"] for s in want["started"] if s["job_id"] in twin.running]
+            if got["decision"] in ("queued", "started", "released", "withdrawn"):
                 want["at"] = t
             assert {k: got[k] for k in want} == want, (i, got, want)
         final = c1.get(f"/v1/clusters/{cid}/state").json()
         assert final["queues"] == dict(zip(["two", "five"], twin.queue_lengths()))
         assert final["arrived"] == twin.arrived and final["finished"] == twin.finished_total
+        assert final["withdrawn"] == twin.withdrawn_total == withdrawals > 0
+
+
+def test_a_waiting_job_that_departs_is_withdrawn(client):
+    """A job cancelled before it started (Slurm's scancel of a held job, a deleted pod): its
+    departure takes it out of the queue, so it never starts and never holds a slot."""
+    cid = create(client, {"kind": "best_fit_queue", "clock": "client"})["id"]
+    for i in range(8):  # six start, j6 and j7 wait
+        arrive(client, cid, f"e{i}", f"j{i}", at=1.0)
+    r = depart(client, cid, "d6", "j6", at=2.0)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["decision"] == "withdrawn" and body["job_id"] == "j6" and body["at"] == 2.0
+    assert body["server_id"] is None and body["started"] == []
+    assert job(client, cid, "j6").json() == {"job_id": "j6", "job_type": "five",
+                                             "status": "withdrawn", "queued_at": 1.0,
+                                             "withdrawn_at": 2.0}
+    assert job(client, cid, "j7").json()["position"] == 0
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert state["withdrawn"] == 1 and state["queues"]["five"] == 1
+    again = depart(client, cid, "d6", "j6", at=2.0)  # a retry replays the answer
+    assert again.json()["replayed"] is True and again.json()["decision"] == "withdrawn"
+    assert_problem(depart(client, cid, "d6b", "j6", at=3.0), 409, "job_not_running")
+    assert_problem(arrive(client, cid, "e6b", "j6", at=3.0), 409, "job_already_known")
+    # The freed slot of a running job goes to j7 now, not to the withdrawn j6.
+    freed = depart(client, cid, "d0", "j0", at=3.0).json()
+    assert [s["job_id"] for s in freed["started"]] == ["j7"]
 
 
 def test_idle_tick_changes_nothing_and_logs_nothing(client):

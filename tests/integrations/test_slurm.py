@@ -299,18 +299,28 @@ def test_slurm_holds_queued_jobs_until_headroom_starts_them(rig):
                 r, _ = sbatch(slurm, out, 2, "-c", "4", "--mem=2000")
                 assert r.returncode == 0, r.stderr
                 queued.append(r.stdout.strip())
-            ids = {job: admin_comment(slurm, job) for job in first + queued}
-            for job in queued:
+            # One more waits behind them and is cancelled while held: its completion script's
+            # departure withdraws it from Headroom's queue, so Headroom never starts it.
+            r, _ = sbatch(slurm, out, 2, "-c", "4", "--mem=2000")
+            assert r.returncode == 0, r.stderr
+            cancelled = r.stdout.strip()
+            ids = {job: admin_comment(slurm, job) for job in first + queued + [cancelled]}
+            for job in queued + [cancelled]:
                 assert client.get(f"/v1/clusters/{cid}/jobs/{ids[job]}").json()["status"] == \
                     "queued"
                 state = slurm.run("squeue", "-h", "-j", job, "-O", "State:20,Reason:30").stdout
                 assert state.split()[0] == "PENDING" and "JobHeld" in state, state
+            slurm.run("scancel", cancelled)
+            wait_for(lambda: client.get(f"/v1/clusters/{cid}/jobs/{ids[cancelled]}").json()
+                     ["status"] == "withdrawn", 30, "the cancelled job's withdrawal")
             wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 120,
                      "every job to finish")
             wait_for(lambda: client.get(f"/v1/clusters/{cid}/state").json()["finished"] == 5,
                      30, "every departure to reach Headroom")
             state = client.get(f"/v1/clusters/{cid}/state").json()
             assert sum(state["running"].values()) == sum(state["queues"].values()) == 0, state
+            assert state["withdrawn"] == 1 and state["arrived"] == 6, state
+            assert not (out / f"{cancelled}.out").exists()  # it never ran
         finally:
             os.killpg(poller.pid, signal.SIGTERM)
             poller.wait(timeout=10)

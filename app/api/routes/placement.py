@@ -55,7 +55,7 @@ def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth, request
 
 @router.post("/departures", response_model=DepartureOut, operation_id="postDeparture",
              summary="A job departs: free its slot, maybe migrate, reconfigure or start "
-                     "queued jobs")
+                     "queued jobs; a job still waiting in a queue is withdrawn from it")
 def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth, request: Request,
               idempotency_key: IdempotencyKey = None) -> JSONResponse:
     family = require_cluster(request, principal, cluster_id, "write")

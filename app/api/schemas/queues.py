@@ -137,9 +137,14 @@ class QueueArrivalOut(Delivery):
 
 
 class QueueReleaseOut(Delivery):
-    decision: Literal["released"]
+    decision: Literal["released", "withdrawn"] = Field(
+        description="released: the job was running and its slot is free. withdrawn: it was "
+        "still waiting at `at` (e.g. cancelled before it started) and left its queue without "
+        "running; no slot is freed.")
     job_id: str
-    server_id: str
+    server_id: str | None = Field(description="Where it ran (released), or for a withdrawn job "
+                                  "the server whose queue it waited in (distributed RMS queues; "
+                                  "null for central queues).")
     at: float
     started: list[StartedJob] = Field(
         description="Jobs started up to and at this departure, e.g. into the freed slot.")
@@ -157,9 +162,11 @@ class TickOut(Delivery):
 class JobOut(BaseModel):
     job_id: str
     job_type: str
-    status: Literal["queued", "running", "finished"]
+    status: Literal["queued", "running", "finished", "withdrawn"]
     position: int | None = None
     server_id: str | None = None
     queued_at: float
     started_at: float | None = None
     finished_at: float | None = None
+    withdrawn_at: float | None = Field(None, description="withdrawn: when it left its queue "
+                                       "without running.")

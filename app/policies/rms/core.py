@@ -9,8 +9,12 @@ same calls on the same state always make the same decisions.
 Every public call validates first and raises an ``RmsInputError`` before any mutation.
 Every job start, whatever caused it (a clock tick, a departure, an arrival), is reported in the
 ``started`` list of the call during which it happened, so a driver never misses one.
-Finished jobs are kept for ``job_view`` up to ``finished_history`` (oldest evicted first);
-``finished_total`` keeps counting so queued + running + finished_total == arrived always.
+A departure of a job that is still waiting when its time comes *withdraws* it: the job leaves
+its queue without ever running (a job cancelled before it started; the orchestrator's
+departure is the same event either way, so it needs no other call).
+Finished and withdrawn jobs are kept for ``job_view`` up to ``finished_history`` each (oldest
+evicted first); ``finished_total`` and ``withdrawn_total`` keep counting, so
+queued + running + finished_total + withdrawn_total == arrived always.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ class QueueScheduler:
         # job id -> (server, type, queued_at, started_at)
         self.running: dict[str, tuple[int, int, float, float]] = {}
         self.finished: OrderedDict[str, tuple[int, int, float, float, float]] = OrderedDict()
+        self.withdrawn: OrderedDict[str, tuple[int, float, float]] = OrderedDict()  # (type, queued_at, withdrawn_at)
         self.used: list[list[float]] = [[0.0] * D for _ in range(L)]
         # A numpy mirror of ``used`` (and the capacities) for the scans over all servers that
         # Random-/First-/Best-Fit make; ``used`` stays the exact record that is persisted.
@@ -53,13 +58,15 @@ class QueueScheduler:
         self.caps_np = np.array([model.capacity(s) for s in range(L)], dtype=float).reshape(L, D)
         self.arrived = 0
         self.finished_total = 0
+        self.withdrawn_total = 0
 
     # ---- public API ---------------------------------------------------------------------
 
     def arrive(self, job_id: str, job_type: str, at: float) -> dict[str, Any]:
         if not isinstance(job_id, str) or not job_id:
             raise UnknownJobError(job_id)
-        if job_id in self.queued or job_id in self.running or job_id in self.finished:
+        if job_id in self.queued or job_id in self.running or job_id in self.finished \
+                or job_id in self.withdrawn:
             raise DuplicateJobError(job_id)
         j = self._type_index(job_type)
         self._check_time("at", at)
@@ -68,16 +75,20 @@ class QueueScheduler:
         return self._admit(job_id, j, started)
 
     def depart(self, job_id: str, at: float) -> dict[str, Any]:
-        """Job ``job_id`` finished at ``at``. It must be running when the call is made (a job
-        still queued cannot depart, even if a clock would start it before ``at``)."""
-        if job_id not in self.running:
-            if job_id in self.queued:
-                raise JobNotRunningError(job_id, "queued")
+        """Job ``job_id`` left at ``at``. Internal events before ``at`` fire first, as for every
+        call; if the job is still waiting then, it is withdrawn from its queue (it never ran:
+        "withdrawn"), otherwise its slot is freed ("released"), including when a clock started
+        it in between."""
+        if job_id not in self.running and job_id not in self.queued:
             if job_id in self.finished:
                 raise JobNotRunningError(job_id, "finished")
+            if job_id in self.withdrawn:
+                raise JobNotRunningError(job_id, "withdrawn")
             raise UnknownJobError(job_id)
         self._check_time("at", at)
         started = self._advance(float(at))
+        if job_id in self.queued:
+            return self._withdraw_job(job_id, started)
         s, j, qa, sa = self.running.pop(job_id)
         self._release(s, j)
         self.finished_total += 1
@@ -88,6 +99,21 @@ class QueueScheduler:
         started += self._after_departure(s, j)
         return {"decision": "released", "job_id": job_id,
                 "server_id": self.model.server_ids[s], "started": started}
+
+    def _withdraw_job(self, job_id: str, started: list[dict[str, Any]]) -> dict[str, Any]:
+        view = self._queued_view(job_id)  # before it leaves: its server, for distributed queues
+        self._withdraw(job_id)
+        j, qa = self.queued.pop(job_id)
+        self.withdrawn_total += 1
+        if self.params["finished_history"] > 0:
+            self.withdrawn[job_id] = (j, qa, self.now)
+            while len(self.withdrawn) > self.params["finished_history"]:
+                self.withdrawn.popitem(last=False)
+        # Nothing was running, so no slot is freed and nothing else starts: the greedy
+        # invariant (no waiting job fits anywhere) and RMS's clocks are untouched; only the
+        # queue lengths, hence RMS's weights, change.
+        return {"decision": "withdrawn", "job_id": job_id, "server_id": view.get("server_id"),
+                "started": started}
 
     def advance(self, until: float) -> list[dict[str, Any]]:
         """Fire every internal event (clock tick, dummy departure) before ``until``."""
@@ -122,6 +148,10 @@ class QueueScheduler:
             return {"job_id": job_id, "job_type": self.model.job_types[j].name,
                     "status": "finished", "server_id": ids[s], "queued_at": qa,
                     "started_at": sa, "finished_at": fa}
+        if job_id in self.withdrawn:
+            j, qa, wa = self.withdrawn[job_id]
+            return {"job_id": job_id, "job_type": self.model.job_types[j].name,
+                    "status": "withdrawn", "queued_at": qa, "withdrawn_at": wa}
         raise UnknownJobError(job_id)
 
     def queue_lengths(self) -> list[int]:
@@ -137,6 +167,7 @@ class QueueScheduler:
             "queues": dict(zip(names, self.queue_lengths())),
             "running": dict(zip(names, running)),
             "arrived": self.arrived, "finished": self.finished_total,
+            "withdrawn": self.withdrawn_total,
             **self._describe_extra(),
         }
 
@@ -153,6 +184,8 @@ class QueueScheduler:
             "used": [list(u) for u in self.used],
             "arrived": self.arrived, "finished_total": self.finished_total,
             "extra": self._extra_state(),
+            "withdrawn": [[jid, *v] for jid, v in self.withdrawn.items()],
+            "withdrawn_total": self.withdrawn_total,
         }
 
     @classmethod
@@ -170,13 +203,17 @@ class QueueScheduler:
         eng.used_np = np.array(eng.used, dtype=float).reshape(eng.used_np.shape)
         eng.arrived = int(state["arrived"])
         eng.finished_total = int(state["finished_total"])
+        # States written before withdrawals existed have neither key: nothing was withdrawn.
+        for jid, j, qa, wa in state.get("withdrawn", []):
+            eng.withdrawn[jid] = (int(j), float(qa), float(wa))
+        eng.withdrawn_total = int(state.get("withdrawn_total", 0))
         eng._restore_extra(state["extra"])
         return eng
 
     # ---- hooks --------------------------------------------------------------------------
     # The waiting room: one FIFO queue per type here. A scheduler with other queues (RMS with
-    # a queue per server and type, Algorithm 2) overrides _admit, _queued_view, queue_lengths
-    # and the two queue-state hooks together.
+    # a queue per server and type, Algorithm 2) overrides _admit, _queued_view, _withdraw,
+    # queue_lengths and the two queue-state hooks together.
 
     def _admit(self, job_id: str, j: int, started: list[dict[str, Any]]) -> dict[str, Any]:
         """Start or queue a type-j arrival at ``self.now`` (validated and counted); returns
@@ -195,6 +232,11 @@ class QueueScheduler:
         j, qa = self.queued[job_id]
         return {"job_id": job_id, "job_type": self.model.job_types[j].name,
                 "status": "queued", "queued_at": qa, "position": self.queues[j].index(job_id)}
+
+    def _withdraw(self, job_id: str) -> None:
+        """Take a waiting job out of its queue (``queued`` is the caller's); the order of the
+        others is kept."""
+        self.queues[self.queued[job_id][0]].remove(job_id)
 
     def _queues_state(self) -> Any:
         return [[[jid, self.queued[jid][1]] for jid in q] for q in self.queues]

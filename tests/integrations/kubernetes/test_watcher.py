@@ -71,21 +71,23 @@ def test_departures_are_posted_once_each_and_unknown_pods_skipped(client):
     assert client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 1
 
 
-def test_a_pod_deleted_while_queued_departs_once_headroom_started_it(client, monkeypatch):
-    monkeypatch.setattr(watcher.time, "sleep", lambda _s: None)
+def test_a_pod_deleted_while_queued_is_withdrawn_from_the_queue(client):
     cid = client.post("/v1/clusters", json=cluster_spec(
         servers=1, policy={"kind": "first_fit_queue"})).json()["id"]
     assert _arrive(client, cid, "running")["decision"] == "started"
     assert _arrive(client, cid, "waiting")["decision"] == "queued"
     w = Watcher(client, cid, SCHED)
-    w.handle([{"type": "DELETED", "object": _pod("waiting")}])
-    assert set(w.deferred) == {"waiting"}  # a queued job cannot leave yet
-    w.handle([{"type": "DELETED", "object": _pod("running")}])  # starts "waiting"
-    assert set(w.deferred) == {"waiting"}
-    w.handle([{"type": "RESTARTED", "object": None}])  # the next chance: it departs now
-    assert w.deferred == {}
-    job = client.get(f"/v1/clusters/{cid}/jobs/waiting").json()
-    assert job["status"] == "finished"
+    w.handle([{"type": "DELETED", "object": _pod("waiting")},
+              {"type": "RESTARTED", "object": None},  # a new list: the same deletion again
+              {"type": "DELETED", "object": _pod("waiting")}])
+    assert w.posted == 2  # the second is Headroom's replay of the first
+    assert client.get(f"/v1/clusters/{cid}/jobs/waiting").json()["status"] == "withdrawn"
+    w.handle([{"type": "DELETED", "object": _pod("running")}])  # its slot goes to nobody
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert state["withdrawn"] == 1 and state["finished"] == 1 and sum(state["queues"].values()) == 0
+    events = client.get(f"/v1/clusters/{cid}/events").json()["items"]
+    assert [(e["kind"], e["event_id"]) for e in events][-2:] == [
+        ("departure", "depart-waiting"), ("departure", "depart-running")]
 
 
 def test_main_needs_a_key(monkeypatch, capsys):

@@ -50,6 +50,7 @@ class QueueMachine(RuleBasedStateMachine):
         self.running: set[str] = set()
         self.queued: set[str] = set()
         self.finished: set[str] = set()
+        self.withdrawn: set[str] = set()
 
     def _absorb(self, out):
         for r in out:
@@ -80,6 +81,36 @@ class QueueMachine(RuleBasedStateMachine):
         self.finished.add(jid)
         self._absorb(out["started"])
 
+    @precondition(lambda self: self.eng is not None and self.queued)
+    @rule(data=st.data(), dt=st.floats(0, 2))
+    def withdraw(self, data, dt):
+        """A waiting job's departure (cancelled before it started) takes it out of its queue,
+        unless a clock starts it before its time: then it runs and is released at once."""
+        jid = data.draw(st.sampled_from(sorted(self.queued)))
+        before = {k: v for k, v in self.eng.to_state().items() if k in ("used", "running")}
+        out = self.eng.depart(jid, self.eng.now + dt)
+        started = {r["job_id"] for r in out["started"]}
+        self._absorb(out["started"])
+        if out["decision"] == "withdrawn":
+            assert jid not in started
+            self.queued.discard(jid)
+            self.withdrawn.add(jid)
+            view = self.eng.job_view(jid) if self.eng.params["finished_history"] else None
+            assert view is None or (view["status"] == "withdrawn" and view["withdrawn_at"] == self.eng.now)
+            if not started:  # nothing started, nothing was freed: the same jobs run
+                after = {k: v for k, v in self.eng.to_state().items() if k in ("used", "running")}
+                assert after["running"] == before["running"]
+                if not hasattr(self.eng, "dummies"):  # greedy: no clock or dummy moved the slots
+                    assert after["used"] == before["used"]
+        else:
+            assert out["decision"] == "released" and jid in started
+            self.running.discard(jid)
+            self.finished.add(jid)
+        assert jid not in self.eng.queued and jid not in self.eng.running
+        for call in (lambda: self.eng.depart(jid, self.eng.now), lambda: self.eng.arrive(jid, "small", self.eng.now)):
+            with pytest.raises(RmsInputError):
+                call()
+
     @precondition(lambda self: self.eng is not None)
     @rule(dt=st.floats(0, 5))
     def advance(self, dt):
@@ -95,7 +126,8 @@ class QueueMachine(RuleBasedStateMachine):
                      lambda: self.eng.arrive("fresh", "ghost-type", self.eng.now),
                      lambda: self.eng.advance(self.eng.now - 1 - dt),
                      lambda: self.eng.depart("never-seen", self.eng.now + dt),
-                     lambda: self.eng.depart(queued, self.eng.now + dt)):
+                     # a waiting job's departure from the past: refused before anything moves
+                     lambda: self.eng.depart(queued, self.eng.now - 1 - dt)):
             with pytest.raises(RmsInputError):
                 call()
         assert json.dumps(self.eng.to_state(), sort_keys=True) == snap

@@ -407,7 +407,8 @@ def check_invariants(e) -> None:
     assert set(seen) == set(e.queued) == set(e.queued_server)
     assert not set(e.queued) & set(e.running)
     assert not set(e.finished) & (set(e.queued) | set(e.running))
-    assert len(e.queued) + len(e.running) + e.finished_total == e.arrived
+    assert not set(e.withdrawn) & (set(e.queued) | set(e.running) | set(e.finished))
+    assert len(e.queued) + len(e.running) + e.finished_total + e.withdrawn_total == e.arrived
     assert sum(e.queue_lengths()) == len(e.queued)
     # the per-(server, type) dummy index agrees with the dummies
     assert sorted(d for row in e.dummies_at for ds in row for d in ds) == sorted(e.dummies)

@@ -122,10 +122,9 @@ def test_validation_errors_carry_field_and_leave_state(name):
         (lambda: eng.advance(0.5), TimeWentBackwardsError, "until"),
         (lambda: eng.job_view("ghost"), UnknownJobError, "job_id"),
     ]
-    if eng.job_view("j1")["status"] == "queued":
-        cases.append((lambda: eng.depart("j1", 3.0), JobNotRunningError, "job_id"))
-    else:
-        cases.append((lambda: eng.depart("j1", 1.5), TimeWentBackwardsError, "at"))
+    # Queued or running, a departure from the past is refused before anything moves (a queued
+    # job's departure in time withdraws it: test_a_waiting_job_departure_withdraws_it).
+    cases.append((lambda: eng.depart("j1", 1.5), TimeWentBackwardsError, "at"))
     for call, err, field in cases:
         with pytest.raises(err) as info:
             call()
@@ -142,6 +141,52 @@ def test_bad_parameters_rejected():
         make("rms", clock_rate={"small": 1.0})
     with pytest.raises(RmsInputError):
         make_scheduler("nope", MODEL)
+
+
+@pytest.mark.parametrize("name", ["first_fit_queue", "rms", "rms_jsq"])
+def test_a_waiting_job_departure_withdraws_it(name):
+    """A job cancelled before it started: its departure takes it out of its queue, the others
+    keep their order, nothing else moves, and it can neither depart again nor come back."""
+    eng = make(name, 1, clock_rate=1e-9)  # clocks that never tick in this test (greedy: none)
+    for i in range(5):
+        eng.arrive(f"r{i}", "big", 0.0)  # five fit on the empty cluster (RMS queues them all)
+    for jid in ("w0", "w1", "w2"):
+        assert eng.arrive(jid, "big", 0.5)["decision"] == "queued"
+    waiting = sorted(eng.queued, key=lambda j: eng.job_view(j)["position"])
+    before = eng.to_state()
+    out = eng.depart("w1", 1.0)
+    assert out["decision"] == "withdrawn" and out["job_id"] == "w1" and out["started"] == []
+    after = eng.to_state()
+    assert after["running"] == before["running"] and after["used"] == before["used"]
+    assert set(eng.queued) == set(waiting) - {"w1"} and eng.withdrawn_total == 1
+    if name != "rms_jsq":  # one central queue per type: the ones behind w1 moved up by one
+        rest = [j for j in waiting if j != "w1"]
+        assert [eng.job_view(j)["position"] for j in rest] == list(range(len(rest)))
+        assert out["server_id"] is None
+    else:  # the server whose local queue it waited in
+        assert out["server_id"] in MODEL.server_ids
+    view = eng.job_view("w1")
+    assert view == {"job_id": "w1", "job_type": "big", "status": "withdrawn", "queued_at": 0.5,
+                    "withdrawn_at": 1.0}
+    assert eng.describe()["withdrawn"] == 1
+    assert len(eng.queued) + len(eng.running) + eng.finished_total + eng.withdrawn_total == eng.arrived
+    with pytest.raises(JobNotRunningError) as info:
+        eng.depart("w1", 2.0)
+    assert "withdrawn" in str(info.value)
+    with pytest.raises(DuplicateJobError):
+        eng.arrive("w1", "big", 2.0)
+    twin = type(eng).from_state(MODEL, eng.params, json.loads(json.dumps(eng.to_state())))
+    assert twin.to_state() == eng.to_state() and twin.job_view("w1") == view
+
+
+def test_a_state_from_before_withdrawals_loads():
+    eng = make("rms")
+    eng.arrive("j1", "small", 0.0)
+    state = eng.to_state()
+    del state["withdrawn"], state["withdrawn_total"]
+    old = type(eng).from_state(MODEL, eng.params, state)
+    assert old.withdrawn_total == 0 and not old.withdrawn
+    assert old.depart("j1", 0.0)["decision"] in ("withdrawn", "released")
 
 
 def test_finished_history_is_bounded():
@@ -199,7 +244,8 @@ class SchedulerMachine(QueueMachine):
         check_capacity(e)
         assert set(e.running) == self.running
         assert set(e.queued) == self.queued
-        assert len(e.queued) + len(e.running) + e.finished_total == e.arrived
+        assert len(e.queued) + len(e.running) + e.finished_total + e.withdrawn_total == e.arrived
+        assert e.withdrawn_total == len(self.withdrawn)
         assert sum(e.queue_lengths()) == len(e.queued)
         if e.params.get("replace_dummies"):
             for j, ds in enumerate(e.dummies_by_type):

@@ -107,6 +107,7 @@ from .problem_errors_item import ProblemErrorsItem
 from .queue_arrival_out import QueueArrivalOut
 from .queue_arrival_out_decision import QueueArrivalOutDecision
 from .queue_release_out import QueueReleaseOut
+from .queue_release_out_decision import QueueReleaseOutDecision
 from .reconfiguration_out import ReconfigurationOut
 from .reconfiguration_out_configuration import ReconfigurationOutConfiguration
 from .refresh_band import RefreshBand
@@ -262,6 +263,7 @@ __all__ = (
     "QueueArrivalOut",
     "QueueArrivalOutDecision",
     "QueueReleaseOut",
+    "QueueReleaseOutDecision",
     "ReconfigurationOut",
     "ReconfigurationOutConfiguration",
     "RefreshBand",

@@ -24,6 +24,7 @@ class JobOut:
         position (int | None | Unset):
         server_id (None | str | Unset):
         started_at (float | None | Unset):
+        withdrawn_at (float | None | Unset): withdrawn: when it left its queue without running.
     """
 
     job_id: str
@@ -34,6 +35,7 @@ class JobOut:
     position: int | None | Unset = UNSET
     server_id: None | str | Unset = UNSET
     started_at: float | None | Unset = UNSET
+    withdrawn_at: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,6 +71,12 @@ class JobOut:
         else:
             started_at = self.started_at
 
+        withdrawn_at: float | None | Unset
+        if isinstance(self.withdrawn_at, Unset):
+            withdrawn_at = UNSET
+        else:
+            withdrawn_at = self.withdrawn_at
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -87,6 +95,8 @@ class JobOut:
             field_dict["server_id"] = server_id
         if started_at is not UNSET:
             field_dict["started_at"] = started_at
+        if withdrawn_at is not UNSET:
+            field_dict["withdrawn_at"] = withdrawn_at
 
         return field_dict
 
@@ -137,6 +147,15 @@ class JobOut:
 
         started_at = _parse_started_at(d.pop("started_at", UNSET))
 
+        def _parse_withdrawn_at(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        withdrawn_at = _parse_withdrawn_at(d.pop("withdrawn_at", UNSET))
+
         job_out = cls(
             job_id=job_id,
             job_type=job_type,
@@ -146,6 +165,7 @@ class JobOut:
             position=position,
             server_id=server_id,
             started_at=started_at,
+            withdrawn_at=withdrawn_at,
         )
 
         job_out.additional_properties = d

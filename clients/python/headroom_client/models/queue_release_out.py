@@ -1,11 +1,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.queue_release_out_decision import QueueReleaseOutDecision
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
@@ -20,21 +21,23 @@ class QueueReleaseOut:
     """
     Attributes:
         at (float):
-        decision (Literal['released']):
+        decision (QueueReleaseOutDecision): released: the job was running and its slot is free. withdrawn: it was still
+            waiting at `at` (e.g. cancelled before it started) and left its queue without running; no slot is freed.
         event_seq (int | None): Position in the cluster's log; null on a dry run or an idle tick.
         job_id (str):
         replayed (bool): True when this answers a retry of a logged event.
-        server_id (str):
+        server_id (None | str): Where it ran (released), or for a withdrawn job the server whose queue it waited in
+            (distributed RMS queues; null for central queues).
         started (list[StartedJob]): Jobs started up to and at this departure, e.g. into the freed slot.
         dry_run (bool | Unset):  Default: False.
     """
 
     at: float
-    decision: Literal["released"]
+    decision: QueueReleaseOutDecision
     event_seq: int | None
     job_id: str
     replayed: bool
-    server_id: str
+    server_id: None | str
     started: list[StartedJob]
     dry_run: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -42,7 +45,7 @@ class QueueReleaseOut:
     def to_dict(self) -> dict[str, Any]:
         at = self.at
 
-        decision = self.decision
+        decision = self.decision.value
 
         event_seq: int | None
         event_seq = self.event_seq
@@ -51,6 +54,7 @@ class QueueReleaseOut:
 
         replayed = self.replayed
 
+        server_id: None | str
         server_id = self.server_id
 
         started = []
@@ -85,9 +89,7 @@ class QueueReleaseOut:
         d = dict(src_dict)
         at = d.pop("at")
 
-        decision = cast(Literal["released"], d.pop("decision"))
-        if decision != "released":
-            raise ValueError(f"decision must match const 'released', got '{decision}'")
+        decision = QueueReleaseOutDecision(d.pop("decision"))
 
         def _parse_event_seq(data: object) -> int | None:
             if data is None:
@@ -100,7 +102,12 @@ class QueueReleaseOut:
 
         replayed = d.pop("replayed")
 
-        server_id = d.pop("server_id")
+        def _parse_server_id(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        server_id = _parse_server_id(d.pop("server_id"))
 
         started = []
         _started = d.pop("started")

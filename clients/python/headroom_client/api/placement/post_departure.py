@@ -126,7 +126,8 @@ def sync_detailed(
     body: DepartureIn,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | QueueReleaseOut | ReleaseOut]:
-    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs; a job still waiting
+    in a queue is withdrawn from it
 
     Args:
         cluster_id (str):
@@ -161,7 +162,8 @@ def sync(
     body: DepartureIn,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | QueueReleaseOut | ReleaseOut | None:
-    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs; a job still waiting
+    in a queue is withdrawn from it
 
     Args:
         cluster_id (str):
@@ -191,7 +193,8 @@ async def asyncio_detailed(
     body: DepartureIn,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Response[Problem | QueueReleaseOut | ReleaseOut]:
-    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs; a job still waiting
+    in a queue is withdrawn from it
 
     Args:
         cluster_id (str):
@@ -224,7 +227,8 @@ async def asyncio(
     body: DepartureIn,
     idempotency_key: None | str | Unset = UNSET,
 ) -> Problem | QueueReleaseOut | ReleaseOut | None:
-    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs
+    """A job departs: free its slot, maybe migrate, reconfigure or start queued jobs; a job still waiting
+    in a queue is withdrawn from it
 
     Args:
         cluster_id (str):
