@@ -149,8 +149,8 @@ def _queue_verdict(job: Mapping[str, Any], nodes: list[str], model: ClusterModel
     if job["status"] == "queued":
         msg = f"headroom: queued (job type {job['job_type']}, position {job.get('position')}); " \
               "waits until Headroom starts it"
-    else:
-        msg = "headroom: this pod's job already finished in Headroom"
+    else:  # finished, or withdrawn from its queue by a departure before it started
+        msg = f"headroom: this pod's job already {job['status']} in Headroom"
     verdict.failed.update({n: msg for n in known})
     return verdict
 

@@ -70,7 +70,7 @@ export async function render({ params, inv, go }) {
       before: null, seq: null });
   } },
   h("label", {}, "decision", h("select", { name: "decision", "data-testid": "f-decision" },
-    options(["placed", "rejected", "queued", "started", "admitted", "released",
+    options(["placed", "rejected", "queued", "started", "admitted", "released", "withdrawn",
       ...Object.keys(sm.decisions)], params.decision))),
   h("label", {}, "reason", h("select", { name: "reason", "data-testid": "f-reason" },
     options(Object.keys(sm.reasons), params.reason))),
