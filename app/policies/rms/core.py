@@ -101,8 +101,7 @@ class QueueScheduler:
                 "server_id": self.model.server_ids[s], "started": started}
 
     def _withdraw_job(self, job_id: str, started: list[dict[str, Any]]) -> dict[str, Any]:
-        view = self._queued_view(job_id)  # before it leaves: its server, for distributed queues
-        self._withdraw(job_id)
+        s = self._withdraw(job_id)
         j, qa = self.queued.pop(job_id)
         self.withdrawn_total += 1
         if self.params["finished_history"] > 0:
@@ -112,8 +111,8 @@ class QueueScheduler:
         # Nothing was running, so no slot is freed and nothing else starts: the greedy
         # invariant (no waiting job fits anywhere) and RMS's clocks are untouched; only the
         # queue lengths, hence RMS's weights, change.
-        return {"decision": "withdrawn", "job_id": job_id, "server_id": view.get("server_id"),
-                "started": started}
+        return {"decision": "withdrawn", "job_id": job_id,
+                "server_id": None if s is None else self.model.server_ids[s], "started": started}
 
     def advance(self, until: float) -> list[dict[str, Any]]:
         """Fire every internal event (clock tick, dummy departure) before ``until``."""
@@ -233,10 +232,11 @@ class QueueScheduler:
         return {"job_id": job_id, "job_type": self.model.job_types[j].name,
                 "status": "queued", "queued_at": qa, "position": self.queues[j].index(job_id)}
 
-    def _withdraw(self, job_id: str) -> None:
+    def _withdraw(self, job_id: str) -> int | None:
         """Take a waiting job out of its queue (``queued`` is the caller's); the order of the
-        others is kept."""
+        others is kept. Returns the server the job was bound to, None for a central queue."""
         self.queues[self.queued[job_id][0]].remove(job_id)
+        return None
 
     def _queues_state(self) -> Any:
         return [[[jid, self.queued[jid][1]] for jid in q] for q in self.queues]

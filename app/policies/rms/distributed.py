@@ -164,9 +164,10 @@ class DistributedRmsScheduler(RmsScheduler):
                 "position": self.local[s][j].index(job_id),
                 "server_id": self.model.server_ids[s]}
 
-    def _withdraw(self, job_id: str) -> None:
+    def _withdraw(self, job_id: str) -> int | None:
         s = self.queued_server.pop(job_id)
         self.local[s][self.queued[job_id][0]].remove(job_id)
+        return s
 
     def _queues_state(self) -> Any:
         # Only the non-empty queues: [l, j, [[job id, queued_at], ...]] in FIFO order.

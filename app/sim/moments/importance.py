@@ -75,6 +75,12 @@ def _bm(job: tuple[int, int, float, float]) -> float:
     return badness(*job)
 
 
+def pilot_bm(start: int, pilot: int, scale: tuple[int, float, float], workers: int = 1,
+             scheduler: str | None = None) -> np.ndarray:
+    """BM of the seeds start, start + 1, … (`pilot` of them) at scale (capacity, years, rate)."""
+    return np.array(list(dispatch(_bm, [(start + k, *scale) for k in range(pilot)], workers, scheduler)))
+
+
 def buckets(values: np.ndarray, cuts: Sequence[float]) -> np.ndarray:
     """Index of the BM bucket of each value: I_0 = (-inf, cuts[0]), ..., I_k = [cuts[-1], inf)."""
     return np.searchsorted(np.asarray(cuts), values, side="right")
@@ -108,9 +114,9 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
     Seeds: pilot on [seed + 10^6, seed + 10^6 + pilot), runs searched from `seed` upward
     (the first seeds whose BM falls in each bucket), so pilot and runs are disjoint."""
     scale = (sim["capacity"], sim["years"], sim["arrival_rate"])
-    pilot_bm = np.array(list(dispatch(_bm, [(seed + 10**6 + k, *scale) for k in range(pilot)], workers, scheduler)))
-    cuts = list(np.quantile(pilot_bm, quantiles))
-    probs = np.bincount(buckets(pilot_bm, cuts), minlength=len(cuts) + 1) / pilot
+    bm = pilot_bm(seed + 10**6, pilot, scale, workers, scheduler)
+    cuts = list(np.quantile(bm, quantiles))
+    probs = np.bincount(buckets(bm, cuts), minlength=len(cuts) + 1) / pilot
     want = np.full(len(probs), runs // len(probs))
     want[: runs - want.sum()] += 1
     chosen: list[int] = []
@@ -173,7 +179,7 @@ def rank(seeds: Sequence[int], capacity: int, years: float, arrival_rate: float,
          pilot_seed: int = 10**6, workers: int = 1) -> tuple[np.ndarray, list[tuple[int, float, float]]]:
     """BM of a pilot (seeds pilot_seed …) and, per seed, (seed, BM, share of the pilot below it)."""
     scale = (capacity, years, arrival_rate)
-    ref = np.array(list(dispatch(_bm, [(pilot_seed + k, *scale) for k in range(pilot)], workers)))
+    ref = pilot_bm(pilot_seed, pilot, scale, workers)
     return ref, [(s, v, float(np.mean(ref < v))) for s, v in ((s, badness(s, *scale)) for s in seeds)]
 
 
