@@ -206,3 +206,68 @@ def test_a_calibration_without_arrival_sizes_cannot_be_declared_with_them(client
     assert_problem(r, 422)
     assert "arrival_size_evidence" in r.text
     assert client.get("/v1/clusters").json()["items"] == []
+
+
+# Deployments that grow twice as fast as Table 1 says: λ's mean doubled (rate halved).
+TWICE = {"lambda": [0.4907, 0.2248], "mu": [0.3107, 0.5778], "sigma": [0.2616, 0.0552]}
+
+
+def test_a_declared_population_prior_needs_its_own_threshold(client):
+    """The table was calibrated on Table 1's deployments: another prior gets no table
+    threshold (422, and nothing is created), but a threshold with or without a calibration
+    for that prior is accepted."""
+    for kind in KINDS:
+        r = create(client, 2000, kind, population_prior=TWICE)
+        assert_problem(r, 422)
+        assert "population_prior" in r.text and "--population-prior" in r.text
+    assert client.get("/v1/clusters").json()["items"] == []
+    table1 = {"lambda": [0.4907, 0.4496], "mu": [0.3107, 0.5778], "sigma": [0.2616, 0.0552]}
+    same = create(client, 2000, "second_moment", name="t1", population_prior=table1)
+    assert same.status_code == 201, same.text  # Table 1 spelled out is Table 1
+    assert same.json()["policy"]["threshold"] == table_threshold("second_moment", 2000, 1e-4)[0]
+    scale = {"capacity": 2000, "steps": 600, "population_prior": TWICE}
+    calibrated = {"source": "calibration", "bounds": [0.003, 0.3], "sla": 1e-4, "scale": scale}
+    r = create(client, 2000, "second_moment", name="cal", threshold=0.3,
+               derivation=calibrated, population_prior=TWICE)
+    assert r.status_code == 201, r.text
+    assert r.json()["policy"]["population_prior"] == TWICE  # "lambda", not the field's name
+    # A calibration for one prior cannot be declared with another (Table 1's, here none).
+    r = create(client, 2000, "second_moment", name="other", threshold=0.3, derivation=calibrated)
+    assert_problem(r, 422)
+    assert "population prior" in r.text
+
+
+@pytest.mark.parametrize("bad", [
+    {"lambda": [0.49, 0.22], "mu": [0.31, 0.58]},  # sigma missing
+    {"lambda": [0.49, 0], "mu": [0.31, 0.58], "sigma": [0.26, 0.06]},  # rate 0
+    {"lambda": [0.49, 0.22, 1], "mu": [0.31, 0.58], "sigma": [0.26, 0.06]},
+    {"lambda": [0.49, 0.22], "mu": [0.31, 0.58], "sigma": [0.26, 0.06], "nu": [1, 1]},
+    {"lam": [0.49, 0.22], "mu": [0.31, 0.58], "sigma": [0.26, 0.06]},  # the field's name
+])
+def test_a_malformed_population_prior_is_422(client, bad):
+    assert_problem(create(client, 2000, "second_moment", threshold=0.1, population_prior=bad), 422)
+    assert client.get("/v1/clusters").json()["items"] == []
+
+
+def test_a_declared_population_prior_is_what_deployments_start_from_and_survives_a_restart(
+        client, app):
+    kind = "first_moment"
+    cids = {}
+    for name, prior in (("declared", TWICE), ("table1", None)):
+        extra = {} if prior is None else {"population_prior": prior}
+        r = create(client, 2000, kind, name=name, threshold=100.0, learn_prior=False, **extra)
+        assert r.status_code == 201, r.text
+        cids[name] = r.json()["id"]
+        r = client.post(f"/v1/clusters/{cids[name]}/deployments",
+                        json={"event_id": "a", "deployment_id": "a", "cores": 2, "at": 0.0})
+        assert r.json()["decision"] == "admitted", r.text
+    view = {n: client.get(f"/v1/clusters/{c}/deployments/a").json() for n, c in cids.items()}
+    lam = {n: v["posterior"]["lambda"] for n, v in view.items()}
+    assert lam["declared"]["rate"] == pytest.approx(0.2248)
+    assert lam["declared"]["mean"] == pytest.approx(2 * lam["table1"]["mean"], rel=1e-3)
+    # Believing in faster growth, it expects more cores of the same deployment in 3 years.
+    assert view["declared"]["expected_cores"]["3y"] > view["table1"]["expected_cores"]["3y"]
+    before = client.get(f"/v1/clusters/{cids['declared']}/state").json()
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cids['declared']}/state").json() == before
+        assert fresh.get(f"/v1/clusters/{cids['declared']}/deployments/a").json() == view["declared"]

@@ -45,6 +45,32 @@ class ThresholdDerivation(StrictModel):
         return {k: v for k, v in handler(self).items() if v is not None}
 
 
+# Shape and rate share one range: where every moment formula stays finite (the reason is
+# next to GAMMA_MIN in app/policies/moments/priors.py, which checks the same bounds again).
+GammaParameter = Annotated[float, Field(ge=GAMMA_MIN, le=GAMMA_MAX, allow_inf_nan=False,
+                                        strict=True)]
+ShapeRate = Annotated[list[GammaParameter], Field(
+    min_length=2, max_length=2, description="[shape, rate] of a Gamma belief, rates per hour.")]
+PseudoObservation = Annotated[float, Field(ge=0, le=PSEUDO_MAX, allow_inf_nan=False,
+                                           strict=True)]
+
+
+class GammaPriors(StrictModel):
+    """Gamma beliefs over a deployment's λ, μ, σ: a deployment's own (replacing the cluster's
+    base prior, §6) or a cluster's population prior (replacing Table 1)."""
+
+    lam: ShapeRate = Field(alias="lambda", description="Scale-out rate coefficient λ.")
+    mu: ShapeRate = Field(description="Per-core death rate μ.")
+    sigma: ShapeRate = Field(description="Extra cores per scale-out σ (size is 1 + Pois(σ)).")
+
+    @model_serializer(mode="wrap")
+    def _lambda_spelled_out(self, handler: Any) -> dict[str, Any]:
+        """Stored and shown as "lambda" whether or not the dump asked for aliases (a cluster's
+        declaration is stored by field name)."""
+        out = handler(self)
+        return {("lambda" if k == "lam" else k): v for k, v in out.items()}
+
+
 class MomentPolicy(StrictModel):
     kind: Literal["threshold", "first_moment", "second_moment"]
     threshold: Threshold | None = Field(
@@ -71,6 +97,13 @@ class MomentPolicy(StrictModel):
                            "by, as in the §2.1 simulator; the paper's engine does not. Its "
                            "thresholds are calibrated apart (docs/moments.md has where). No "
                            "effect on the zeroth-moment rule.")
+    population_prior: GammaPriors | None = Field(
+        None, description="The population prior deployments without their own start from, "
+                          "instead of the paper's Table 1 (the learner, if on, starts from it "
+                          "too). The table of calibrated thresholds is Table 1's, so a "
+                          "declaration with another prior must give its threshold: `headroom "
+                          "calibrate moment --population-prior '{...}'` prints one, with a "
+                          "derivation that names the prior.")
     derivation: ThresholdDerivation | None = None
 
 
@@ -94,27 +127,10 @@ class MomentClusterCreate(StrictModel):
         threshold, derivation = declared_threshold(
             p.kind, self.capacity_cores, self.sla, p.threshold,
             None if p.derivation is None else p.derivation.model_dump(exclude_none=True),
-            p.arrival_size_evidence)
+            p.arrival_size_evidence,
+            None if p.population_prior is None else p.population_prior.model_dump())
         p.threshold, p.derivation = threshold, ThresholdDerivation(**derivation)
         return self
-
-
-# Shape and rate share one range: where every moment formula stays finite (the reason is
-# next to GAMMA_MIN in app/policies/moments/priors.py, which checks the same bounds again).
-GammaParameter = Annotated[float, Field(ge=GAMMA_MIN, le=GAMMA_MAX, allow_inf_nan=False,
-                                        strict=True)]
-ShapeRate = Annotated[list[GammaParameter], Field(
-    min_length=2, max_length=2, description="[shape, rate] of a Gamma belief, rates per hour.")]
-PseudoObservation = Annotated[float, Field(ge=0, le=PSEUDO_MAX, allow_inf_nan=False,
-                                           strict=True)]
-
-
-class GammaPriors(StrictModel):
-    """Replaces the cluster's base prior for this deployment (§6)."""
-
-    lam: ShapeRate = Field(alias="lambda", description="Scale-out rate coefficient λ.")
-    mu: ShapeRate = Field(description="Per-core death rate μ.")
-    sigma: ShapeRate = Field(description="Extra cores per scale-out σ (size is 1 + Pois(σ)).")
 
 
 class PriorObservations(StrictModel):

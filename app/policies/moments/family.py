@@ -10,6 +10,7 @@ from typing import Any, Self
 from app.policies.errors import NoDryRun
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.policies import POLICIES
+from app.policies.moments.priors import Prior
 from app.policies.moments.sla import loop_for
 from app.policies.protocol import Answer, Event, FamilyEngine, Spec
 
@@ -33,7 +34,9 @@ class MomentFamily(FamilyEngine[MomentEngine]):
                               # the fixed prior their logged decisions were made with.
                               learn=policy.get("learn_prior", False),
                               # Declarations from before the option: arrivals never counted.
-                              arrival_size_evidence=policy.get("arrival_size_evidence", False))
+                              arrival_size_evidence=policy.get("arrival_size_evidence", False),
+                              population=None if policy.get("population_prior") is None
+                              else Prior.from_dict(policy["population_prior"]))
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         return cls(engine, spec)
 

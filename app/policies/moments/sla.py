@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from app.policies.moments.formulas import DEFAULT_STEPS
+from app.policies.moments.priors import Prior
 
 # Calibrations at τ = 1e-4 on the §2.1 model (Table 1 priors, arrival rate c / 20,000 per
 # hour, 3 years, 5 horizons × 600 steps), per policy: (capacity, t / c or ρ, seeded runs,
@@ -140,8 +141,16 @@ def _unit_to_threshold(policy: str, value: float, capacity: int) -> float:
     return value if policy == "second_moment" else value * capacity
 
 
+def _same_prior(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
+    """Two population priors ({"lambda", "mu", "sigma"}: [shape, rate]; None is Table 1's)."""
+    def norm(p: dict[str, Any] | None) -> dict[str, list[float]]:
+        return Prior().to_dict() if p is None else {k: [float(x) for x in p[k]] for k in ("lambda", "mu", "sigma")}
+    return norm(a) == norm(b)
+
+
 def table_threshold(policy: str, capacity: int, sla: float,
-                    arrival_size_evidence: bool = False) -> tuple[float, dict[str, Any]]:
+                    arrival_size_evidence: bool = False,
+                    population_prior: dict[str, Any] | None = None) -> tuple[float, dict[str, Any]]:
     """(threshold, derivation) for a declaration that gave none.
 
     Between two calibrated capacities the tighter anchor's value is used and the looser one
@@ -149,7 +158,15 @@ def table_threshold(policy: str, capacity: int, sla: float,
     except where arrival_size_evidence has no anchor at or below the capacity (ValueError). An
     SLA looser than the table's (τ > 1e-4) gets the table's threshold (conservative); a
     stricter one has no calibration behind it (``confidence`` is null) and relies on the loop.
+    A declared population prior other than Table 1's has no table (ValueError): every anchor
+    was calibrated on deployments drawn from Table 1, and a t or ρ calibrated for one prior
+    does not carry over to another (docs/moments.md measured λ × 2 at 2,000 cores).
     """
+    if not _same_prior(population_prior, None):
+        raise ValueError(
+            "no calibrated threshold for a population_prior other than Table 1's (the table's "
+            "calibrations drew every deployment from Table 1): give the threshold of `headroom "
+            "calibrate moment --population-prior ...` for this capacity and prior")
     # An engine that counts arrivals' sizes as σ evidence admits differently at the same t or
     # ρ, so it has anchors of its own; the zeroth-moment rule has no belief to inform.
     sized = arrival_size_evidence and policy != "threshold"
@@ -190,14 +207,15 @@ def table_threshold(policy: str, capacity: int, sla: float,
 
 def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | None,
                        derivation: dict[str, Any] | None,
-                       arrival_size_evidence: bool = False) -> tuple[float, dict[str, Any]]:
+                       arrival_size_evidence: bool = False,
+                       population_prior: dict[str, Any] | None = None) -> tuple[float, dict[str, Any]]:
     """The (threshold, derivation) a declaration stands for: the table's when it gave no
     threshold, else its own (an expert override, or a calibration's output) checked against
     its derivation. ValueError names what is inconsistent."""
     if threshold is None:
         if derivation is not None:
             raise ValueError("policy.derivation needs the policy.threshold it derived")
-        return table_threshold(kind, capacity, sla, arrival_size_evidence)
+        return table_threshold(kind, capacity, sla, arrival_size_evidence, population_prior)
     if derivation is None:
         derivation = {"source": "declared", "bounds": [threshold * TIGHTEST, threshold]}
     lo, hi = derivation["bounds"]
@@ -217,6 +235,11 @@ def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | 
         said = "with" if scale.get("arrival_size_evidence") else "without"
         raise ValueError(f"policy.derivation was calibrated {said} arrival_size_evidence; the "
                          "cluster declares the other (the same t or ρ admits differently)")
+    # Likewise the population its deployments were drawn from (Table 1's, if it says nothing).
+    if scale and not _same_prior(scale.get("population_prior"), population_prior):
+        raise ValueError("policy.derivation was calibrated for another population prior than "
+                         "the cluster declares (policy.population_prior; none is Table 1's): "
+                         "a t or ρ calibrated for one prior does not carry over to another")
     if scale.get("steps", DEFAULT_STEPS) != DEFAULT_STEPS:
         raise ValueError(f"policy.derivation was calibrated on {scale['steps']} steps per "
                          f"horizon; the service decides on {DEFAULT_STEPS}, where t and ρ mean "

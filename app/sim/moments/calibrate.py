@@ -107,6 +107,7 @@ def calibrate(
     pilot: int = 2000,
     between: tuple[float, float] | None = None,
     arrival_size_evidence: bool = False,
+    population_prior: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -119,10 +120,14 @@ def calibrate(
     The bracket's ends are assumptions, not results: lo is evaluated only if nothing above
     it met τ. `arrival_size_evidence`: the engine counts arrivals' sizes as σ evidence
     (its thresholds are not the plain engine's: the table keeps them apart).
+    `population_prior`: deployments are drawn from it and the engine believes it (a cluster
+    that declares its own prior; Table 1 otherwise).
     """
     sim = dict(capacity=capacity, years=years, arrival_rate=arrival_rate, observations=observations, steps=steps)
     if arrival_size_evidence:  # only then: the scale of every calibration before it stays as it was
         sim["arrival_size_evidence"] = True
+    if population_prior is not None:  # likewise
+        sim["population_prior"] = population_prior
     log_space = policy == "second_moment"
     if between is None:
         lo, hi = (np.log(1e-4), 0.0) if log_space else (0.0, 1.5 * capacity)

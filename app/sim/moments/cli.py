@@ -46,6 +46,10 @@ def _scale_args(p: argparse.ArgumentParser, capacity: int, years: float) -> None
     p.add_argument("--arrival-size-evidence", action="store_true",
                    help="count each arrival's size as one observation of its scale-out size σ "
                         "(policy.arrival_size_evidence; its own calibrated thresholds)")
+    p.add_argument("--population-prior", default=None, metavar="JSON",
+                   help='deployments are drawn from this population prior and the engine '
+                        'starts from it, instead of Table 1 (policy.population_prior): '
+                        '\'{"lambda": [shape, rate], "mu": [...], "sigma": [...]}\', rates per hour')
 
 
 def _check_scale(args: argparse.Namespace, command: str) -> None:
@@ -57,6 +61,14 @@ def _check_scale(args: argparse.Namespace, command: str) -> None:
         raise SystemExit(f"{command}: capacity, years, arrival rate and steps must be positive")
     if not 0 < args.sla < 1:
         raise SystemExit(f"{command}: need 0 < --sla < 1")
+    if args.population_prior is not None:
+        from app.policies.moments.errors import MomentsError
+        from app.policies.moments.priors import declared_prior
+
+        try:
+            args.population_prior = declared_prior(json.loads(args.population_prior)).to_dict()
+        except (ValueError, MomentsError) as exc:  # JSONDecodeError is a ValueError
+            raise SystemExit(f"{command}: --population-prior: {exc}") from exc
 
 
 def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -73,8 +85,9 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
                    help="keep the threshold fixed (the paper); default: the service's closed "
                         "loop on the realized failure rate")
     p.add_argument("--fixed-prior", action="store_true",
-                   help="with --sla: keep Table 1's prior (the paper) instead of learning the "
-                        "population prior as a new cluster does (policy.learn_prior)")
+                   help="with --sla: keep the declared prior (Table 1's, the paper's, unless "
+                        "--population-prior) instead of learning the population prior as a new "
+                        "cluster does (policy.learn_prior)")
     p.add_argument("--growth", type=float, default=1.0,
                    help="true scale-out rate ÷ the priors' (2: deployments grow twice as fast "
                         "as the engine believes)")
@@ -98,14 +111,16 @@ def run_simulate(args: argparse.Namespace) -> int:
         engines = {p: service_engine(p, args.capacity, args.sla, thresholds.get(p),
                                      closed_loop=not args.open_loop, steps=args.steps,
                                      learn=not args.fixed_prior,
-                                     arrival_size_evidence=args.arrival_size_evidence)
+                                     arrival_size_evidence=args.arrival_size_evidence,
+                                     population_prior=args.population_prior)
                    for p in _policies(args.policies)}
     except ValueError as exc:
         raise SystemExit(f"headroom simulate moment: {exc}") from exc
     results = [
         simulate(p, args.capacity, args.years, args.arrival_rate, args.observations, args.seed,
                  steps=args.steps, engine=eng, growth=args.growth,
-                 arrival_size_evidence=args.arrival_size_evidence)
+                 arrival_size_evidence=args.arrival_size_evidence,
+                 population_prior=args.population_prior)
         for p, eng in engines.items()
     ]
     if args.json:
@@ -115,7 +130,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         print(textwrap.fill(
             f"Moment-based admission (Dierks, Kash & Seuken): {args.capacity} cores, "
             f"deployments arriving {args.arrival_rate:g} per hour for {args.years:g} years "
-            f"with Table 1 priors (§2.1 model; true scale-out rate ×{args.growth:g}), "
+            f"with {'Table 1 priors' if args.population_prior is None else 'the given population prior'} "
+            f"(§2.1 model; true scale-out rate ×{args.growth:g}), "
             f"{args.observations} prior observations each; SLA τ = {args.sla:g}, "
             f"{'open' if args.open_loop else 'closed'} loop, "
             f"{'fixed' if args.fixed_prior else 'learnt'} population prior"
@@ -173,7 +189,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
                  progress=lambda m: print(m, file=sys.stderr, flush=True),
                  scheduler=args.dask_scheduler, importance=args.importance_sampling,
                  between=None if args.between is None else tuple(args.between),
-                 arrival_size_evidence=args.arrival_size_evidence)
+                 arrival_size_evidence=args.arrival_size_evidence,
+                 population_prior=args.population_prior)
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()

@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, Grid
+from app.policies.moments.priors import Prior
 from app.policies.moments.sla import TIGHTEST, declared_threshold, loop_for
 from app.sim.moments.calibrate import calibrate
 
@@ -32,10 +33,12 @@ def default_arrival_rate(capacity: int) -> float:
 def service_engine(policy: str, capacity: int, sla: float, threshold: float | None = None,
                    derivation: dict[str, Any] | None = None, closed_loop: bool = True,
                    steps: int = DEFAULT_STEPS, learn: bool = True,
-                   arrival_size_evidence: bool = False) -> MomentEngine:
+                   arrival_size_evidence: bool = False,
+                   population_prior: dict[str, Any] | None = None) -> MomentEngine:
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
-                                  arrival_size_evidence)
+                                  arrival_size_evidence, population_prior)
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
+                          population=None if population_prior is None else Prior.from_dict(population_prior),
                           learn=learn, arrival_size_evidence=arrival_size_evidence)
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     return engine
@@ -47,14 +50,15 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
            progress: Callable[[str], None] | None = None, scheduler: str | None = None,
            importance: bool = False,
            between: tuple[float, float] | None = None,
-           arrival_size_evidence: bool = False) -> dict[str, Any]:
+           arrival_size_evidence: bool = False,
+           population_prior: dict[str, Any] | None = None) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
     candidate met τ — there is then nothing safe to declare)."""
     rate = arrival_rate or default_arrival_rate(capacity)
     res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
                     steps, progress=progress, workers=workers, scheduler=scheduler,
                     importance=importance, between=between,
-                    arrival_size_evidence=arrival_size_evidence)
+                    arrival_size_evidence=arrival_size_evidence, population_prior=population_prior)
     # Judged on the returned candidate, not the search trail: with `between`, a bracket whose
     # every halving failed falls back to its lower end, which may meet τ and is then the answer.
     met = res["failure_rate"] <= sla and res["threshold"] > 0
@@ -67,5 +71,6 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
     }
     declarable = {"kind": policy, "threshold": res["threshold"], "closed_loop": True,
                   **({"arrival_size_evidence": True} if arrival_size_evidence else {}),
+                  **({"population_prior": population_prior} if population_prior is not None else {}),
                   "derivation": derivation} if met else None
     return {**res, "policy": declarable}

@@ -31,22 +31,24 @@ from typing import Any
 import numpy as np
 
 from app.policies.moments.formulas import HOURS_PER_YEAR
-from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU
+from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU, Prior
 from app.sim.moments.runs import dispatch, lives
 from app.sim.moments.simulator import draw_parameters
 
 CANTELLI_99 = np.sqrt((1 - 0.01) / 0.01)
 
 
-def badness(seed: int, capacity: int, years: float, arrival_rate: float) -> float:
+def badness(seed: int, capacity: int, years: float, arrival_rate: float,
+            population_prior: dict[str, Any] | None = None) -> float:
     """BM of the run `seed` would be (cheap: no moments, no core-level events)."""
+    truth = None if population_prior is None else Prior.from_dict(population_prior)
     arrival_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(3)[0])
     end = years * HOURS_PER_YEAR
     t = arrival_rng.exponential(1.0 / arrival_rate)
     rows = []  # (arrival, C, μ, σ, m) of every arrival, drawn as simulate draws them
     while t <= end:
         nxt = t + arrival_rng.exponential(1.0 / arrival_rate)
-        lam, mu, sig = draw_parameters(arrival_rng)
+        lam, mu, sig = draw_parameters(arrival_rng, truth)
         c0 = 1 + int(arrival_rng.poisson(sig))
         rows.append((t, c0, mu, sig, lam * mu**POPULATION_NU * (1.0 + sig) / mu))
         t = nxt
@@ -71,13 +73,14 @@ def badness(seed: int, capacity: int, years: float, arrival_rate: float) -> floa
     return worst / capacity
 
 
-def _bm(job: tuple[int, int, float, float]) -> float:
+def _bm(job: tuple[Any, ...]) -> float:
     return badness(*job)
 
 
-def pilot_bm(start: int, pilot: int, scale: tuple[int, float, float], workers: int = 1,
+def pilot_bm(start: int, pilot: int, scale: tuple[Any, ...], workers: int = 1,
              scheduler: str | None = None) -> np.ndarray:
-    """BM of the seeds start, start + 1, … (`pilot` of them) at scale (capacity, years, rate)."""
+    """BM of the seeds start, start + 1, … (`pilot` of them) at scale (capacity, years, rate[,
+    population prior])."""
     return np.array(list(dispatch(_bm, [(start + k, *scale) for k in range(pilot)], workers, scheduler)))
 
 
@@ -113,7 +116,7 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
 
     Seeds: pilot on [seed + 10^6, seed + 10^6 + pilot), runs searched from `seed` upward
     (the first seeds whose BM falls in each bucket), so pilot and runs are disjoint."""
-    scale = (sim["capacity"], sim["years"], sim["arrival_rate"])
+    scale = (sim["capacity"], sim["years"], sim["arrival_rate"], sim.get("population_prior"))
     bm = pilot_bm(seed + 10**6, pilot, scale, workers, scheduler)
     cuts = list(np.quantile(bm, quantiles))
     probs = np.bincount(buckets(bm, cuts), minlength=len(cuts) + 1) / pilot

@@ -31,15 +31,19 @@ from app.policies.moments.priors import (
     POPULATION_NU,
     POPULATION_SIG,
     PSEUDO_MAX,
+    Prior,
 )
 
 ARRIVE, SCALE_OUT, CORE_DEATH, MAX_LIFE = 0, 1, 2, 3
 
 
-def draw_parameters(rng: np.random.Generator) -> tuple[float, float, float]:
-    lam = rng.gamma(POPULATION_LAM[0], 1.0 / POPULATION_LAM[1])
-    mu = rng.gamma(POPULATION_MU[0], 1.0 / POPULATION_MU[1])
-    sig = rng.gamma(POPULATION_SIG[0], 1.0 / POPULATION_SIG[1])
+def draw_parameters(rng: np.random.Generator, prior: Prior | None = None) -> tuple[float, float, float]:
+    """A deployment's true (λ, μ, σ) from the population prior (Table 1's unless given)."""
+    lam_p, mu_p, sig_p = (POPULATION_LAM, POPULATION_MU, POPULATION_SIG) if prior is None else (
+        prior.lam, prior.mu, prior.sig)
+    lam = rng.gamma(lam_p[0], 1.0 / lam_p[1])
+    mu = rng.gamma(mu_p[0], 1.0 / mu_p[1])
+    sig = rng.gamma(sig_p[0], 1.0 / sig_p[1])
     # Gamma(0.31) puts mass near 0; keep rates representable (a core living 10^6 years is immortal).
     return max(lam, 1e-12), max(mu, 1e-12), max(sig, 0.0)
 
@@ -84,6 +88,7 @@ def simulate(
     measure_from: float = 0.0,
     parameters: tuple[float, float, float] | None = None,
     arrival_size_evidence: bool = False,
+    population_prior: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One life of the model. `growth` multiplies every deployment's true scale-out rate while
     the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
@@ -92,12 +97,16 @@ def simulate(
     `parameters` (λ, μ, σ): every deployment has these true rates instead of Table 1 draws —
     a population without Table 1's heavy tails, where failures come from aggregate load.
     `arrival_size_evidence`: the engine counts each arrival's size as an observation of its σ
-    (right in this model, where it is drawn like a scale-out's); a given `engine` must agree."""
+    (right in this model, where it is drawn like a scale-out's); a given `engine` must agree.
+    `population_prior` ({"lambda", "mu", "sigma"}: [shape, rate]) replaces Table 1 as the
+    population the deployments' true parameters are drawn from and, unless an `engine` is
+    given, as the engine's prior: a cluster that declared its own (policy.population_prior)."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
+    truth = None if population_prior is None else Prior.from_dict(population_prior)
     eng = engine or MomentEngine(capacity, policy, threshold, marginal, Grid(horizons, steps),
-                                 arrival_size_evidence=arrival_size_evidence)
+                                 population=truth, arrival_size_evidence=arrival_size_evidence)
     if eng.arrival_size_evidence != arrival_size_evidence:
         raise ValueError("the engine given and arrival_size_evidence disagree")
     end = years * HOURS_PER_YEAR
@@ -134,7 +143,7 @@ def simulate(
         last_t = t
         if kind == ARRIVE:
             push(t + arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
-            lam, mu, sig = parameters or draw_parameters(arrival_rng)
+            lam, mu, sig = parameters or draw_parameters(arrival_rng, truth)
             c0 = 1 + int(arrival_rng.poisson(sig))
             prior = pseudo_observations(obs_rng, lam, mu, sig, observations)
             i = arrivals
@@ -185,6 +194,7 @@ def simulate(
         "growth": growth,
         "observations": observations,
         "arrival_size_evidence": arrival_size_evidence,
+        "population_prior": population_prior,
         "capacity": capacity,
         "years": years,
         "arrival_rate": arrival_rate,

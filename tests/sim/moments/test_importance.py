@@ -114,3 +114,17 @@ def test_check_reports_failing_lives_by_bucket(tmp_path, capsys) -> None:
         listed |= {int(s) for s in line.split("[")[1].rstrip("]").split(",") if s.strip()}
     assert listed == failing
     assert f"weighted failure rate {res['failure_rate']:.3g}" in out
+
+
+def test_badness_draws_arrivals_from_a_declared_population_prior() -> None:
+    """A calibration for a cluster's own prior stratifies on that prior's arrivals: Table 1
+    spelled out is Table 1, and deployments that grow twice as fast look worse."""
+    from app.policies.moments.priors import Prior
+    from app.sim.moments.importance import badness
+
+    table1 = Prior().to_dict()
+    twice = {**table1, "lambda": [table1["lambda"][0], table1["lambda"][1] / 2]}
+    for seed in range(5):
+        assert badness(seed, 2000, 0.5, 0.1, table1) == badness(seed, 2000, 0.5, 0.1)
+    worse = [badness(s, 2000, 0.5, 0.1, twice) > badness(s, 2000, 0.5, 0.1) for s in range(10)]
+    assert sum(worse) >= 8

@@ -10,12 +10,13 @@ T = TypeVar("T", bound="GammaPriors")
 
 @_attrs_define
 class GammaPriors:
-    """Replaces the cluster's base prior for this deployment (§6).
+    """Gamma beliefs over a deployment's λ, μ, σ: a deployment's own (replacing the cluster's
+    base prior, §6) or a cluster's population prior (replacing Table 1).
 
-    Attributes:
-        lambda_ (list[float]): Scale-out rate coefficient λ.
-        mu (list[float]): Per-core death rate μ.
-        sigma (list[float]): Extra cores per scale-out σ (size is 1 + Pois(σ)).
+        Attributes:
+            lambda_ (list[float]): Scale-out rate coefficient λ.
+            mu (list[float]): Per-core death rate μ.
+            sigma (list[float]): Extra cores per scale-out σ (size is 1 + Pois(σ)).
     """
 
     lambda_: list[float]

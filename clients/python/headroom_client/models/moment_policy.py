@@ -9,6 +9,7 @@ from ..models.moment_policy_kind import MomentPolicyKind
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.gamma_priors import GammaPriors
     from ..models.threshold_derivation import ThresholdDerivation
 
 
@@ -33,6 +34,10 @@ class MomentPolicy:
             less demand): a leading signal where the failure-rate loop lags. false keeps Table 1's prior (the paper). See
             docs/moments.md. Default: True.
         marginal (bool | Unset): The marginal heuristic of §6.1. Default: True.
+        population_prior (GammaPriors | None | Unset): The population prior deployments without their own start from,
+            instead of the paper's Table 1 (the learner, if on, starts from it too). The table of calibrated thresholds is
+            Table 1's, so a declaration with another prior must give its threshold: `headroom calibrate moment --population-
+            prior '{...}'` prints one, with a derivation that names the prior.
         threshold (float | None | Unset): threshold / first_moment: t in cores; second_moment: the overflow bound ρ.
             Default: derived from the cluster's capacity and SLA by calibrations of the §2.1 model (see `derivation`); give
             one as an expert override, e.g. from `headroom calibrate moment`.
@@ -44,9 +49,11 @@ class MomentPolicy:
     derivation: None | ThresholdDerivation | Unset = UNSET
     learn_prior: bool | Unset = True
     marginal: bool | Unset = True
+    population_prior: GammaPriors | None | Unset = UNSET
     threshold: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.gamma_priors import GammaPriors  # noqa: PLC0415
         from ..models.threshold_derivation import ThresholdDerivation  # noqa: PLC0415
 
         kind = self.kind.value
@@ -66,6 +73,14 @@ class MomentPolicy:
         learn_prior = self.learn_prior
 
         marginal = self.marginal
+
+        population_prior: dict[str, Any] | None | Unset
+        if isinstance(self.population_prior, Unset):
+            population_prior = UNSET
+        elif isinstance(self.population_prior, GammaPriors):
+            population_prior = self.population_prior.to_dict()
+        else:
+            population_prior = self.population_prior
 
         threshold: float | None | Unset
         if isinstance(self.threshold, Unset):
@@ -90,6 +105,8 @@ class MomentPolicy:
             field_dict["learn_prior"] = learn_prior
         if marginal is not UNSET:
             field_dict["marginal"] = marginal
+        if population_prior is not UNSET:
+            field_dict["population_prior"] = population_prior
         if threshold is not UNSET:
             field_dict["threshold"] = threshold
 
@@ -97,6 +114,7 @@ class MomentPolicy:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.gamma_priors import GammaPriors  # noqa: PLC0415
         from ..models.threshold_derivation import ThresholdDerivation  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -127,6 +145,23 @@ class MomentPolicy:
 
         marginal = d.pop("marginal", UNSET)
 
+        def _parse_population_prior(data: object) -> GammaPriors | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                population_prior_type_0 = GammaPriors.from_dict(data)
+
+                return population_prior_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(GammaPriors | None | Unset, data)
+
+        population_prior = _parse_population_prior(d.pop("population_prior", UNSET))
+
         def _parse_threshold(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -143,6 +178,7 @@ class MomentPolicy:
             derivation=derivation,
             learn_prior=learn_prior,
             marginal=marginal,
+            population_prior=population_prior,
             threshold=threshold,
         )
 
