@@ -271,3 +271,34 @@ def test_a_declared_population_prior_is_what_deployments_start_from_and_survives
     with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
         assert fresh.get(f"/v1/clusters/{cids['declared']}/state").json() == before
         assert fresh.get(f"/v1/clusters/{cids['declared']}/deployments/a").json() == view["declared"]
+
+
+def test_a_derivations_growth_ladder_reaches_a_learning_cluster_and_survives_a_restart(client, app):
+    ladder = [{"lambda_factor": 2.0, "threshold": 0.2}, {"lambda_factor": 4.0, "threshold": 0.4}]
+    derivation = {"source": "declared", "bounds": [0.001, 0.1], "by_growth": ladder}
+    r = create(client, 2000, "second_moment", threshold=0.1, derivation=derivation)
+    assert r.status_code == 201, r.text
+    assert r.json()["policy"]["derivation"]["by_growth"] == ladder
+    cid = r.json()["id"]
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert state["growth_ladder"] == {"steps": [[1.0, 0.1], [2.0, 0.2], [4.0, 0.4]], "factor": 1.0,
+                                     "threshold": 0.1}
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
+    # Without learning there is no learnt prior to follow: the ladder is not used.
+    off = create(client, 2000, "second_moment", name="fixed", threshold=0.1, learn_prior=False,
+                 derivation=derivation)
+    assert client.get(f"/v1/clusters/{off.json()['id']}/state").json()["growth_ladder"] is None
+
+
+@pytest.mark.parametrize("ladder", [
+    [{"lambda_factor": 4.0, "threshold": 0.4}, {"lambda_factor": 2.0, "threshold": 0.2}],
+    [{"lambda_factor": 2.0, "threshold": 0.2}, {"lambda_factor": 2.0, "threshold": 0.3}],
+    [{"lambda_factor": 1.0, "threshold": 0.2}],
+    [{"lambda_factor": 2.0, "threshold": 0}],
+    [{"lambda_factor": 2.0}],
+])
+def test_a_malformed_growth_ladder_is_422(client, ladder):
+    derivation = {"source": "declared", "bounds": [0.001, 0.1], "by_growth": ladder}
+    assert_problem(create(client, 2000, "second_moment", threshold=0.1, derivation=derivation), 422)
+    assert client.get("/v1/clusters").json()["items"] == []

@@ -18,6 +18,19 @@ Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
 Threshold = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
 
 
+class GrowthStep(StrictModel):
+    """The threshold calibrated for deployments that grow `lambda_factor` times as fast as the
+    declared prior says (λ's prior mean × that factor, the engine told so)."""
+
+    lambda_factor: float = Field(gt=1, le=100, allow_inf_nan=False)
+    threshold: Threshold
+    anchors: list[dict[str, Any]] | None = Field(None, max_length=16)
+
+    @model_serializer(mode="wrap")
+    def _without_nulls(self, handler: Any) -> dict[str, Any]:
+        return {k: v for k, v in handler(self).items() if v is not None}
+
+
 class ThresholdDerivation(StrictModel):
     """Where a threshold came from. The service fills it in when the declaration gives no
     threshold; `headroom calibrate moment --json` prints one (inside its `policy`) that can be
@@ -38,6 +51,19 @@ class ThresholdDerivation(StrictModel):
     table_sla: float | None = Field(None, gt=0, lt=1)
     anchors: list[dict[str, Any]] | None = Field(None, max_length=16)
     scale: dict[str, Any] | None = Field(None, description="The simulated cluster.")
+    by_growth: list[GrowthStep] | None = Field(
+        None, max_length=8,
+        description="A cluster that learns its population prior (policy.learn_prior) moves to "
+                    "the step of the largest factor at or below its learnt λ factor, scaling "
+                    "its threshold and the closed loop's bounds by the ratio of the steps "
+                    "(docs/moments.md). The table fills it in where it has such calibrations.")
+
+    @model_validator(mode="after")
+    def _factors_rise(self) -> ThresholdDerivation:
+        factors = [s.lambda_factor for s in self.by_growth or []]
+        if factors != sorted(set(factors)):
+            raise ValueError("derivation.by_growth: lambda_factor must rise from step to step")
+        return self
 
     @model_serializer(mode="wrap")
     def _without_nulls(self, handler: Any) -> dict[str, Any]:

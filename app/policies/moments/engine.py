@@ -33,7 +33,7 @@ from app.policies.moments.priors import (
     posterior,
     resolve_prior,
 )
-from app.policies.moments.sla import SlaLoop
+from app.policies.moments.sla import GrowthLadder, SlaLoop
 
 RESUM_EVERY = 4096
 CATEGORY_WINDOW = 200  # most recent members of a category used for its prior
@@ -59,6 +59,10 @@ def _exposed(d: Deployment, at: float) -> Deployment:
     return ghost
 
 
+def _mean(gamma: tuple[float, float]) -> float:
+    return gamma[0] / gamma[1]
+
+
 class MomentEngine:
     def __init__(
         self,
@@ -74,6 +78,7 @@ class MomentEngine:
         loop: SlaLoop | None = None,
         learn: bool = False,
         arrival_size_evidence: bool = False,
+        ladder: GrowthLadder | None = None,
     ) -> None:
         if policy not in policies.POLICIES:
             raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
@@ -89,6 +94,8 @@ class MomentEngine:
         self.threshold = float(threshold)
         self.marginal = marginal
         self.loop = loop  # closed-loop control of `threshold` on realized failures (sla.py)
+        # The threshold of each calibrated growth, followed as the learner adopts priors (sla.py).
+        self.ladder = ladder
         self.grid = grid or Grid()
         self.population = population or Prior()
         self.delta = delta
@@ -284,6 +291,23 @@ class MomentEngine:
             if d.alive and d.population:
                 d.prior = new
                 self._reprior.append(d.id)
+        if self.ladder is not None:
+            self._climb(new, learner.declared)
+
+    def _climb(self, new: Prior, declared: Prior) -> None:
+        """Move to the ladder's threshold for the adopted prior: the threshold (and the loop's
+        bounds, so what the loop tightened stays tightened) scale by the ratio of the two."""
+        ladder = self.ladder
+        assert ladder is not None
+        k, value = ladder.target(_mean(new.lam) / _mean(declared.lam), _mean(new.mu) / _mean(declared.mu))
+        ratio = value / ladder.in_use()
+        ladder.factor, ladder.threshold = k, value
+        if ratio == 1.0:
+            return
+        self.threshold *= ratio
+        if self.loop is not None:
+            self.loop.lo *= ratio
+            self.loop.hi *= ratio
 
     # ---- events ------------------------------------------------------------------------------
     def admit(
@@ -464,6 +488,7 @@ class MomentEngine:
             "arrival_size_evidence": self.arrival_size_evidence,
             "closed_loop": None if self.loop is None else self.loop.describe(),
             "population_prior": None if self.learner is None else self.learner.describe(),
+            "growth_ladder": None if self.ladder is None else self.ladder.to_dict(),
             "capacity": self.capacity,
             "now": self.now,
             "active_cores": self.active,
@@ -517,6 +542,7 @@ class MomentEngine:
                 "arrival_size_evidence": self.arrival_size_evidence,
             },
             "loop": None if self.loop is None else self.loop.to_dict(),
+            "ladder": None if self.ladder is None else self.ladder.to_dict(),
             "learner": None if self.learner is None else self.learner.to_dict(),
             "reprior": list(self._reprior),
             "now": self.now,
@@ -552,6 +578,8 @@ class MomentEngine:
         )
         if state.get("learner") is not None:
             eng.learner = PopulationLearner.from_dict(state["learner"])
+        if state.get("ladder") is not None:  # states from before the ladder have none
+            eng.ladder = GrowthLadder.from_dict(state["ladder"])
         eng._reprior = deque(state.get("reprior", ()))
         eng.now = state["now"]
         eng.active = state["active"]

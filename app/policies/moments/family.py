@@ -11,7 +11,7 @@ from app.policies.errors import NoDryRun
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.policies import POLICIES
 from app.policies.moments.priors import Prior
-from app.policies.moments.sla import loop_for
+from app.policies.moments.sla import ladder_for, loop_for
 from app.policies.protocol import Answer, Event, FamilyEngine, Spec
 
 
@@ -38,6 +38,7 @@ class MomentFamily(FamilyEngine[MomentEngine]):
                               population=None if policy.get("population_prior") is None
                               else Prior.from_dict(policy["population_prior"]))
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
+        engine.ladder = ladder_for(policy, engine.threshold)
         return cls(engine, spec)
 
     @classmethod

@@ -124,6 +124,38 @@ CALIBRATED_SIZED: dict[str, tuple[tuple[int, float, int, float | None, float | N
     # a wild process, read as tame, decides it (docs/moments.md).
     "second_moment": (),
 }
+# The same calibrations for deployments that grow k times as fast as Table 1 says (λ's prior
+# mean × k, the engine told so: `headroom calibrate moment --population-prior` with λ's rate
+# ÷ k; twelfth session, docs/moments.md "A threshold per learnt prior"). A cluster that learns
+# its population prior (learning.py) switches to the step of its learnt λ factor (GrowthLadder):
+# a t or ρ calibrated for one prior does not carry over to another.
+CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | None, float | None], ...]]] = {
+    "threshold": {},
+    # 2,000 cores, λ × 2: 48 runs between 2,000's Table 1 t and 1,500: 801, 452, 277, 234 and
+    # 212 failed (5.5e-3 to 1.8e-3), 189.9 held (5.8e-6, 18.7%), then failed 96 fresh lives
+    # (3000+: 1.5e-3). Searched again below it on 96 runs: 175.8 (2.6e-6), which failed 96
+    # fresh lives too (5000+: 2.0e-3, two lives at 88% and 96% utilisation, where one or two
+    # deployments outgrew the cluster). The search's next passing candidate with a margin,
+    # 144.9 (173.0 and 167.4, within 5% of 175.8, were not checked), held 96 fresh lives
+    # (6000+: 0 of 360,953, 10.1%). Table 1's t there is 102.5.
+    # 500 cores, λ × 2: 96 runs between 500's Table 1 t and 500, then below it: every t that
+    # admits anything failed (58.6: 4.9e-3 ... 36.1: 1.0e-2); 35.2 and below admit nothing
+    # (no scale-out was requested, so no confidence is stated).
+    # That is the calibrated answer there: a first-moment cluster of 500 cores whose
+    # deployments grow twice as fast as Table 1 says cannot hold 1e-4 by admitting.
+    "first_moment": {2.0: ((500, 35.1962890625 / 500, 96, None, 0.0),
+                           (2000, 144.9102783203125 / 2000, 96, 1.0, 0.0))},
+    # 2,000 cores, λ × 2: 48 runs (seeds 1000-1047) between 2,000's Table 1 ρ and 1: 0.237
+    # failed (3.4e-4), 0.115, 0.165 and 0.198 had no failure (25.6%, 36.8%, 42.7%), 0.217
+    # failed (3.0e-4). 0.198 then failed 96 fresh lives (seeds 3000+: 1.2e-4, 2 lives); the
+    # next candidate down, 0.165, held 96 others (5000+: 0 of 1.7 million, 36.2%) and 96 more
+    # (6000+: 0 of 1.7 million, 36.6%; the runs here are those two checks). Table 1's
+    # ρ there is 0.0562: the calibrated ρ rises with the growth.
+    # No 500-core step: there, with λ × 2, every ρ up to 0.557 admits nothing (96 runs) and
+    # 0.583 and 0.698 failed (4.9e-3, 3.2e-3), and Table 1's ρ = 0.237 with a learnt × 2
+    # prior admits nothing either: a step would change no decision.
+    "second_moment": {2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),)},
+}
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
 # a bad burst from ratcheting to "admit nothing" for good).
 TIGHTEST = 1 / 100
@@ -139,6 +171,24 @@ FAR = 2.0
 
 def _unit_to_threshold(policy: str, value: float, capacity: int) -> float:
     return value if policy == "second_moment" else value * capacity
+
+
+Anchor = tuple[int, float, int, "float | None", "float | None"]
+
+
+def _near(anchors: tuple[Anchor, ...], capacity: int, extrapolate: bool) -> list[Anchor]:
+    """The anchor at `capacity`, else the two around it, else (if `extrapolate`) the nearest."""
+    caps = [a[0] for a in anchors]
+    i = bisect_left(caps, capacity)
+    if i < len(caps) and caps[i] == capacity:
+        return [anchors[i]]
+    if 0 < i < len(caps):
+        return [anchors[i - 1], anchors[i]]
+    return [anchors[min(i, len(caps) - 1)]] if extrapolate and anchors else []
+
+
+def _anchor_view(a: Anchor) -> dict[str, Any]:
+    return {"capacity": a[0], "value": a[1], "runs": a[2], "confidence": a[3], "failure_rate": a[4]}
 
 
 def _same_prior(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
@@ -182,27 +232,46 @@ def table_threshold(policy: str, capacity: int, sla: float,
             f"no calibrated {policy} threshold with arrival_size_evidence{where}: declare the "
             "cluster without it, or give the threshold of `headroom calibrate moment "
             "--arrival-size-evidence` for this capacity")
-    i = bisect_left(caps, capacity)
-    if i < len(caps) and caps[i] == capacity:
-        near = [anchors[i]]
-    elif i in (0, len(caps)):
-        near = [anchors[min(i, len(caps) - 1)]]
-    else:
-        near = [anchors[i - 1], anchors[i]]
+    near = _near(anchors, capacity, extrapolate=True)
     values = [_unit_to_threshold(policy, a[1], capacity) for a in near]
     threshold, loosest = min(values), max(values)
     confs = [a[3] for a in near]
     derivation = {
         "source": "table",
         "table_sla": TABLE_SLA,
-        "anchors": [{"capacity": a[0], "value": a[1], "runs": a[2], "confidence": a[3],
-                     "failure_rate": a[4]} for a in near],
+        "anchors": [_anchor_view(a) for a in near],
         "runs": min(a[2] for a in near),
         # Only where the SLA is no stricter than the table's and every anchor stated one.
         "confidence": None if sla < TABLE_SLA or None in confs else min(confs),  # type: ignore[type-var]
         "bounds": [threshold * TIGHTEST, loosest],
     }
+    # Where the table's anchors were calibrated for faster growth too (never with the sized
+    # engine, which has none), the derivation carries them: a learning cluster's ladder.
+    steps = [] if sized else growth_steps(policy, capacity, threshold)
+    if steps and sla >= TABLE_SLA:
+        derivation["by_growth"] = steps
     return threshold, derivation
+
+
+def growth_steps(policy: str, capacity: int, table: float) -> list[dict[str, Any]]:
+    """The thresholds CALIBRATED_GROWTH gives this capacity, one per λ factor: at an anchor its
+    value; strictly between two, the table's threshold for this capacity (`table`) times the smaller of
+    the two anchors' ratios to their Table 1 values; none outside them (a value found at 2,000
+    cores says nothing of 20,000). Ratios, not values: the calibrated value may rise with the
+    factor at one anchor and fall at the next (the first moment: ×1.85 at 2,000 cores, ×0.6
+    at 500), and the smaller ratio keeps a step between them from loosening more than both."""
+    base = {a[0]: a[1] for a in CALIBRATED[policy]}
+    out = []
+    for factor, anchors in sorted(CALIBRATED_GROWTH[policy].items()):
+        near = _near(anchors, capacity, extrapolate=False)
+        if not near:
+            continue
+        value = (_unit_to_threshold(policy, near[0][1], capacity) if len(near) == 1
+                 else table * min(a[1] / base[a[0]] for a in near))
+        out.append({"lambda_factor": factor, "threshold": value,
+                    "anchors": [{**_anchor_view(a), "ratio_to_table": a[1] / base[a[0]]}
+                                for a in near]})
+    return out
 
 
 def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | None,
@@ -255,6 +324,66 @@ def loop_for(policy: dict[str, Any], sla: float | None, threshold: float) -> Sla
         return None
     bounds = (policy.get("derivation") or {}).get("bounds") or [threshold * TIGHTEST, threshold]
     return SlaLoop(sla, float(bounds[0]), float(bounds[1]))
+
+
+def ladder_for(policy: dict[str, Any], threshold: float) -> GrowthLadder | None:
+    """The ladder a stored declaration asks for: its derivation's `by_growth` steps, for a
+    cluster that learns its prior. Declarations from before the ladder have none: their
+    threshold stays the one their logged decisions were made with."""
+    steps = (policy.get("derivation") or {}).get("by_growth")
+    if not steps or not policy.get("learn_prior"):
+        return None
+    return GrowthLadder([(1.0, threshold)] + [(float(s["lambda_factor"]), float(s["threshold"]))
+                                              for s in steps])
+
+
+@dataclass
+class GrowthLadder:
+    """The threshold of each calibrated λ factor, for a cluster that learns its prior.
+
+    ``steps``: (λ factor, threshold) pairs, factor 1 the declared threshold, factors rising.
+    When the learner adopts a prior whose λ mean is f > 1 times the declared one, the step in
+    use becomes the largest factor k ≤ f; a step is left downwards only once f < k /
+    HYSTERESIS, so a learnt factor that wanders around k does not flip the threshold every
+    day. Between two steps the tighter of the two rules (as between two capacities of the
+    table), above the last its own: where the calibrated threshold rises with the factor (the
+    second and first moment at 2,000 cores) that is the step at or below f, so the engine
+    believes at least the growth its threshold was calibrated for; where it falls (the first
+    moment at 500 cores) the one above, so f's own calibration can only be looser. No step
+    was calibrated for longer-lived cores: when μ's mean moved too, the ladder never loosens
+    past the declared threshold.
+    """
+
+    steps: list[tuple[float, float]]
+    factor: float = 1.0  # the step in use
+    threshold: float | None = None  # its threshold (before the closed loop's moves); None: step 1's
+
+    HYSTERESIS = 1.1
+
+    def in_use(self) -> float:
+        return self.steps[0][1] if self.threshold is None else self.threshold
+
+    def target(self, lam_factor: float, mu_factor: float) -> tuple[float, float]:
+        """(step, threshold) for a learnt prior with these mean factors."""
+        if lam_factor == 1.0:  # λ was not learnt (μ may have been): the declared threshold
+            return 1.0, self.steps[0][1]
+        i = 0
+        for j, (k, _) in enumerate(self.steps):
+            if lam_factor >= k or (k == self.factor and lam_factor >= k / self.HYSTERESIS):
+                i = j
+        value = min(v for _, v in self.steps[i:i + 2])
+        if mu_factor != 1.0:
+            value = min(value, self.steps[0][1])
+        return self.steps[i][0], value
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"steps": [list(s) for s in self.steps], "factor": self.factor,
+                "threshold": self.in_use()}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GrowthLadder:
+        return cls([(float(k), float(v)) for k, v in data["steps"]], float(data["factor"]),
+                   float(data["threshold"]))
 
 
 def wilson(failures: float, n: float, z: float = Z) -> tuple[float, float]:

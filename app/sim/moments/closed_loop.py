@@ -6,8 +6,11 @@ so nothing is tuned on the runs reported). Each seed is simulated at true scale-
 and ×``growth`` (deployments grow faster than the engine's Table 1 priors say) under each
 controller of ``CONTROLLERS``, with common random numbers: the paper (fixed prior and
 threshold), the failure-rate loop (app/policies/moments/sla.py), the learnt population prior
-(app/policies/moments/learning.py), both (what the service declares by default), and an
-oracle told the true growth. Reports the pooled failure rate with a 95% Wilson interval over
+(app/policies/moments/learning.py), both with the threshold following the learnt prior up
+the table's growth ladder (what the service declares by default; without the ladder, as
+before the twelfth session), and an oracle told the true growth (at the same threshold, or
+at the one calibrated for that growth). Without --threshold every cell starts from the
+table's, as a cluster declared without one does. Reports the pooled failure rate with a 95% Wilson interval over
 requests and a run bootstrap (failures cluster in bad runs), and the utilisation.
 
     python -m app.sim.moments.closed_loop --policy second_moment --capacity 2000 --sla 1e-4 \
@@ -25,7 +28,7 @@ import numpy as np
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.priors import Prior
-from app.policies.moments.sla import wilson
+from app.policies.moments.sla import growth_steps, table_threshold, wilson
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import default_arrival_rate, service_engine
 from app.sim.moments.runs import dispatch
@@ -53,28 +56,40 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
     }
 
 
-# What each cell runs: (failure-rate loop, population-prior learning). "paper" is the open
-# loop of the paper; "service" what a new cluster gets by default (both on); "oracle" the
-# paper's engine told the truth (λ's prior mean × growth): what no learning can beat.
-CONTROLLERS = {"paper": (False, False), "loop": (True, False), "learn": (False, True),
-               "service": (True, True), "oracle": (False, False)}
+# What each cell runs: (failure-rate loop, population-prior learning, threshold ladder, told
+# the truth). "paper" is the open loop of the paper; "service" what a new cluster gets by
+# default (all three on); "service_no_ladder" the service before the ladder (twelfth session:
+# the threshold stays Table 1's whatever prior is learnt); "oracle" the paper's engine told the
+# truth (λ's prior mean × growth) at the same threshold; "oracle_ladder" told the truth and
+# given the threshold calibrated for that growth (the table's by_growth step at or below it).
+CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
+               "learn": (False, True, False, False), "service": (True, True, True, False),
+               "service_no_ladder": (True, True, False, False),
+               "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 
 
 def _life(job: tuple[Any, ...]) -> dict[str, Any]:
-    policy, capacity, sla, threshold, closed, learn, seed, years, rate, growth, steps = job[:11]
-    measure_from, oracle, sized = job[11], job[12], job[13]
+    policy, capacity, sla, threshold, name, seed, years, rate, growth, steps = job[:10]
+    measure_from, sized = job[10], job[11]
+    closed, learn, ladder, told = CONTROLLERS[name]
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
-                         learn=learn, arrival_size_evidence=sized)
-    if oracle:
+                         learn=learn, arrival_size_evidence=sized, ladder=ladder)
+    if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
+        if ladder:
+            below = [s for s in growth_steps(policy, capacity, eng.threshold)
+                     if s["lambda_factor"] <= growth]
+            if threshold is None and below and not sized:
+                eng.threshold = below[-1]["threshold"]
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
                    growth=growth, measure_from=measure_from, arrival_size_evidence=sized)
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
+    out["ladder"] = None if eng.ladder is None else eng.ladder.to_dict()
     return out
 
 
-def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
+def compare(policy: str, capacity: int, sla: float, threshold: float | None, runs: int,
             years: float = 3.0, growth: float = 2.0, steps: int = DEFAULT_STEPS,
             arrival_rate: float | None = None, measure_from: float = 0.0,
             progress: bool = False, controllers: tuple[str, ...] = tuple(CONTROLLERS),
@@ -90,13 +105,12 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
     growths = (1.0, growth) if right_prior else (growth,)
     for g in dict.fromkeys(growths):
         for name in controllers:
-            if name == "oracle" and g == 1.0:
+            if name.startswith("oracle") and g == 1.0:
                 continue  # the paper's engine is the oracle there
-            closed, learn = CONTROLLERS[name]
             for s in range(seed, seed + runs):
                 keys.append(f"growth={g:g} {name}")
-                jobs.append((policy, capacity, sla, threshold, closed, learn, s, years, rate, g,
-                             steps, measure_from, name == "oracle", arrival_size_evidence))
+                jobs.append((policy, capacity, sla, threshold, name, s, years, rate, g,
+                             steps, measure_from, arrival_size_evidence))
     cells: dict[str, list[dict[str, Any]]] = {k: [] for k in keys}
     for key, r in zip(keys, dispatch(_life, jobs, workers)):
         cells[key].append(r)
@@ -105,10 +119,17 @@ def compare(policy: str, capacity: int, sla: float, threshold: float, runs: int,
             learnt = "" if not ads else (
                 f", prior learnt {len(ads)}x, first at {ads[0]['at']:.0f} h (λ ×"
                 f"{ads[0]['mean_factor']['lambda']:.2f}), last ×{ads[-1]['mean_factor']['lambda']:.2f}")
+            if r["ladder"] is not None:
+                learnt += f", ladder step ×{r['ladder']['factor']:g}"
             print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
                   f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "
                   f"{r['threshold']:.4g}{learnt}", file=sys.stderr, flush=True)
+    ladder = None
+    if threshold is None:  # what every cell started from: the table's, for this cluster
+        threshold, derivation = table_threshold(policy, capacity, sla, arrival_size_evidence)
+        ladder = derivation.get("by_growth")
     return {"policy": policy, "capacity": capacity, "sla": sla, "threshold": threshold,
+            "ladder": ladder,
             "runs": runs, "seeds": [seed, seed + runs - 1], "years": years,
             "arrival_rate": rate, "steps": steps, "measure_from": measure_from,
             "arrival_size_evidence": arrival_size_evidence,
@@ -154,8 +175,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--policy", default="threshold")
     p.add_argument("--capacity", type=int, default=2000)
     p.add_argument("--sla", type=float, default=1e-3)
-    p.add_argument("--threshold", type=float, required=True,
-                   help="calibrated for --sla with the true priors (headroom calibrate moment)")
+    p.add_argument("--threshold", type=float, default=None,
+                   help="calibrated for --sla with the true priors (headroom calibrate moment); "
+                        "default: the table's, as a cluster declared without one gets it (with "
+                        "its by_growth ladder, which a given threshold has not)")
     p.add_argument("--runs", type=int, default=12)
     p.add_argument("--years", type=float, default=3.0)
     p.add_argument("--growth", type=float, default=2.0)

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, Grid
 from app.policies.moments.priors import Prior
-from app.policies.moments.sla import TIGHTEST, declared_threshold, loop_for
+from app.policies.moments.sla import TIGHTEST, declared_threshold, ladder_for, loop_for
 from app.sim.moments.calibrate import calibrate
 
 # The paper's load: 1 arrival per hour on 20,000 cores fills ~92% of them under accept-all.
@@ -34,13 +34,16 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
                    derivation: dict[str, Any] | None = None, closed_loop: bool = True,
                    steps: int = DEFAULT_STEPS, learn: bool = True,
                    arrival_size_evidence: bool = False,
-                   population_prior: dict[str, Any] | None = None) -> MomentEngine:
+                   population_prior: dict[str, Any] | None = None,
+                   ladder: bool = True) -> MomentEngine:
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
                                   arrival_size_evidence, population_prior)
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
                           population=None if population_prior is None else Prior.from_dict(population_prior),
                           learn=learn, arrival_size_evidence=arrival_size_evidence)
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
+    if ladder:
+        engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)
     return engine
 
 

@@ -23,7 +23,12 @@ from typing import Any
 import numpy as np
 
 from app.policies.moments import MomentEngine
-from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, HOURS_PER_YEAR, Grid
+from app.policies.moments.formulas import (
+    DEFAULT_HORIZONS,
+    DEFAULT_STEPS,
+    HOURS_PER_YEAR,
+    Grid,
+)
 from app.policies.moments.priors import (
     POPULATION_DELTA,
     POPULATION_LAM,

@@ -146,3 +146,49 @@ def test_skip_right_prior_runs_only_the_mis_specified_cells() -> None:
     alone = compare("threshold", 100, 1e-3, 40.0, runs=1, years=0.05, growth=1.0,
                     controllers=("paper",), seed=5, right_prior=False)
     assert list(alone["cells"]) == ["growth=1 paper"]
+
+
+def test_the_threshold_follows_the_ladder_step_of_each_learnt_prior_and_survives_a_restore() -> None:
+    """With a ladder, every adoption moves the threshold to the step of the learnt λ factor
+    (the largest calibrated factor at or below it), and nowhere else; a restored engine goes on
+    exactly as the original."""
+    from app.policies.moments.sla import GrowthLadder
+
+    t1 = 0.3 * CAPACITY
+    steps = [(1.0, t1), (2.0, 0.4 * CAPACITY), (4.0, 0.5 * CAPACITY)]
+
+    def engine() -> MomentEngine:
+        eng = service_engine("first_moment", CAPACITY, 1e-3, t1, closed_loop=False, learn=True)
+        eng.ladder = GrowthLadder(list(steps))
+        return eng
+
+    # The seed above: λ's mean is learnt between ×2 and ×4.5. The life is simulated with the
+    # ladder (it decides differently), then its stream replayed step by step.
+    rec = Recorder(engine())
+    simulate("first_moment", CAPACITY, YEARS, RATE, 0, 0, engine=rec, growth=3.0)  # type: ignore[arg-type]
+    eng = engine()
+    seen, state, cut, answers = [], None, None, []
+    for i, (name, args, kwargs) in enumerate(rec.calls):
+        before = len(eng.learner.adoptions)
+        answers.append(getattr(eng, name)(*args, **kwargs))
+        if len(eng.learner.adoptions) > before:
+            factor = eng.learner.adoptions[-1]["mean_factor"]["lambda"]
+            seen.append((factor, eng.ladder.factor, eng.threshold))
+            if state is None:
+                state, cut = json.loads(json.dumps(eng.to_state())), i + 1
+        else:  # between adoptions the threshold stays where the last one put it
+            assert eng.threshold == eng.ladder.in_use()
+    assert seen, "no prior learnt"
+    prev = 1.0
+    for factor, step, threshold in seen:  # up at the factor, down only below it ÷ 1.1
+        assert step == max(k for k, _ in steps
+                           if factor >= k or (k == prev and factor >= k / GrowthLadder.HYSTERESIS))
+        assert threshold == dict(steps)[step]
+        prev = step
+    assert seen[-1][1] >= 2.0  # it climbed
+    assert eng.describe()["growth_ladder"]["factor"] == seen[-1][1]
+    restored = MomentEngine.from_state(state)
+    assert restored.ladder is not None and restored.ladder.steps == steps
+    for (name, args, kwargs), answer in zip(rec.calls[cut:], answers[cut:]):
+        assert getattr(restored, name)(*args, **kwargs) == answer
+    assert restored.to_state() == eng.to_state()

@@ -225,3 +225,66 @@ def test_denials_tighten_a_live_cluster_and_the_decision_shows_the_new_threshold
         assert out.to_dict()["decision"] == "denied"
     assert fam.engine.threshold == pytest.approx(12.0 * 0.5)
     assert fam.describe()["closed_loop"]["tightened"] == 1
+
+
+def test_a_growth_ladder_climbs_at_the_factor_and_comes_down_below_it_with_hysteresis() -> None:
+    from app.policies.moments.sla import GrowthLadder
+
+    rising = [(1.0, 0.05), (2.0, 0.15), (4.0, 0.3)]
+    ladder = GrowthLadder(list(rising))
+    assert ladder.in_use() == 0.05
+    assert [ladder.target(f, 1.0) for f in (1.0, 1.5, 1.99, 2.0, 3.99, 4.0, 50.0)] == [
+        (1.0, 0.05), (1.0, 0.05), (1.0, 0.05), (2.0, 0.15), (2.0, 0.15), (4.0, 0.3), (4.0, 0.3)]
+    ladder.factor = 4.0
+    assert ladder.target(3.7, 1.0) == (4.0, 0.3)  # within ÷1.1 of its step: stays
+    assert ladder.target(3.6, 1.0) == (2.0, 0.15)
+    # No step was calibrated for longer-lived cores: with μ learnt too it never loosens past
+    # the declared threshold, and with only μ learnt it is the declared one.
+    assert ladder.target(4.0, 0.5) == (4.0, 0.05)
+    assert ladder.target(1.0, 0.5) == (1.0, 0.05)
+    # Where the calibrated threshold falls with the factor, between two steps the tighter.
+    falling = GrowthLadder([(1.0, 58.6), (2.0, 30.0)])
+    assert [falling.target(f, 1.0) for f in (1.2, 2.0, 3.0)] == [(1.0, 30.0), (2.0, 30.0), (2.0, 30.0)]
+    ladder.threshold = 0.3
+    assert GrowthLadder.from_dict(json.loads(json.dumps(ladder.to_dict()))) == ladder
+
+
+def test_the_table_gives_a_ladder_only_where_it_has_growth_anchors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.policies.moments import sla
+
+    base = {k: dict(v) for k, v in sla.CALIBRATED_GROWTH.items()}
+    base["second_moment"] = {2.0: ((500, 0.4, 96, 1.0, 0.0), (2000, 0.2, 48, 1.0, 0.0)),
+                             4.0: ((2000, 0.5, 48, 1.0, 0.0),)}
+    monkeypatch.setattr(sla, "CALIBRATED_GROWTH", base)
+    steps = {c: [(s["lambda_factor"], s["threshold"])
+                 for s in table_threshold("second_moment", c, 1e-4)[1].get("by_growth", [])]
+             for c in (400, 500, 1000, 2000, 5000)}
+    # At an anchor its value; between two the table's threshold there times the smaller of
+    # the anchors' ratios to their Table 1 values; outside them nothing (no extrapolation).
+    ratio = min(0.4 / CALIBRATED["second_moment"][0][1], 0.2 / CALIBRATED["second_moment"][1][1])
+    assert steps == {400: [], 500: [(2.0, 0.4)],
+                     1000: [(2.0, pytest.approx(table_threshold("second_moment", 1000, 1e-4)[0] * ratio))],
+                     2000: [(2.0, 0.2), (4.0, 0.5)], 5000: []}
+    _, d = table_threshold("second_moment", 2000, 1e-4)
+    assert [s["lambda_factor"] for s in d["by_growth"]] == [2.0, 4.0]
+    assert "by_growth" not in table_threshold("second_moment", 5000, 1e-4)[1]
+    # A stricter SLA than the anchors' gets no ladder: they were calibrated for 1e-4.
+    assert "by_growth" not in table_threshold("second_moment", 2000, 1e-5)[1]
+    # The ladder goes to clusters that learn their prior, with the declared threshold as step 1.
+    policy = {"learn_prior": True, "derivation": d}
+    ladder = sla.ladder_for(policy, 0.05)
+    assert ladder is not None and ladder.steps == [(1.0, 0.05), (2.0, 0.2), (4.0, 0.5)]
+    assert sla.ladder_for({**policy, "learn_prior": False}, 0.05) is None
+    assert sla.ladder_for({"learn_prior": True, "derivation": {"source": "declared"}}, 0.05) is None
+
+
+def test_every_growth_anchor_sits_on_a_table_anchor() -> None:
+    """A step between two capacities scales by its anchors' ratios to their Table 1 values,
+    so each growth anchor needs a Table 1 anchor at the same capacity; and the factors rise."""
+    from app.policies.moments.sla import CALIBRATED_GROWTH
+
+    for kind, rows in CALIBRATED_GROWTH.items():
+        base = {a[0] for a in CALIBRATED[kind]}
+        for factor, anchors in rows.items():
+            assert factor > 1 and {a[0] for a in anchors} <= base
+            assert [a[0] for a in anchors] == sorted({a[0] for a in anchors})

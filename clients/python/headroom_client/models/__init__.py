@@ -51,6 +51,8 @@ from .greedy_queue_policy_clock import GreedyQueuePolicyClock
 from .greedy_queue_policy_kind import GreedyQueuePolicyKind
 from .greedy_queue_policy_order import GreedyQueuePolicyOrder
 from .group_version_resource import GroupVersionResource
+from .growth_step import GrowthStep
+from .growth_step_anchors_type_0_item import GrowthStepAnchorsType0Item
 from .hindsight import Hindsight
 from .hindsight_resource import HindsightResource
 from .history_item import HistoryItem
@@ -207,6 +209,8 @@ __all__ = (
     "GreedyQueuePolicyKind",
     "GreedyQueuePolicyOrder",
     "GroupVersionResource",
+    "GrowthStep",
+    "GrowthStepAnchorsType0Item",
     "Hindsight",
     "HindsightResource",
     "HistoryItem",

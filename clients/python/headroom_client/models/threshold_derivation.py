@@ -9,6 +9,7 @@ from ..models.threshold_derivation_source import ThresholdDerivationSource
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.growth_step import GrowthStep
     from ..models.threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
     from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0
 
@@ -26,6 +27,9 @@ class ThresholdDerivation:
             bounds (list[float]): [tightest, loosest] threshold the closed loop may move to; the threshold must lie within.
             source (ThresholdDerivationSource):
             anchors (list[ThresholdDerivationAnchorsType0Item] | None | Unset):
+            by_growth (list[GrowthStep] | None | Unset): A cluster that learns its population prior (policy.learn_prior)
+                moves to the step of the largest factor at or below its learnt λ factor, scaling its threshold and the closed
+                loop's bounds by the ratio of the steps (docs/moments.md). The table fills it in where it has such calibrations.
             confidence (float | None | Unset): Confidence that the failure rate stays within the SLA, where the runs give
                 one.
             failure_rate (float | None | Unset):
@@ -39,6 +43,7 @@ class ThresholdDerivation:
     bounds: list[float]
     source: ThresholdDerivationSource
     anchors: list[ThresholdDerivationAnchorsType0Item] | None | Unset = UNSET
+    by_growth: list[GrowthStep] | None | Unset = UNSET
     confidence: float | None | Unset = UNSET
     failure_rate: float | None | Unset = UNSET
     runs: int | None | Unset = UNSET
@@ -65,6 +70,18 @@ class ThresholdDerivation:
 
         else:
             anchors = self.anchors
+
+        by_growth: list[dict[str, Any]] | None | Unset
+        if isinstance(self.by_growth, Unset):
+            by_growth = UNSET
+        elif isinstance(self.by_growth, list):
+            by_growth = []
+            for by_growth_type_0_item_data in self.by_growth:
+                by_growth_type_0_item = by_growth_type_0_item_data.to_dict()
+                by_growth.append(by_growth_type_0_item)
+
+        else:
+            by_growth = self.by_growth
 
         confidence: float | None | Unset
         if isinstance(self.confidence, Unset):
@@ -120,6 +137,8 @@ class ThresholdDerivation:
         )
         if anchors is not UNSET:
             field_dict["anchors"] = anchors
+        if by_growth is not UNSET:
+            field_dict["by_growth"] = by_growth
         if confidence is not UNSET:
             field_dict["confidence"] = confidence
         if failure_rate is not UNSET:
@@ -139,6 +158,7 @@ class ThresholdDerivation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.growth_step import GrowthStep  # noqa: PLC0415
         from ..models.threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item  # noqa: PLC0415
         from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0  # noqa: PLC0415
 
@@ -168,6 +188,28 @@ class ThresholdDerivation:
             return cast(list[ThresholdDerivationAnchorsType0Item] | None | Unset, data)
 
         anchors = _parse_anchors(d.pop("anchors", UNSET))
+
+        def _parse_by_growth(data: object) -> list[GrowthStep] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                by_growth_type_0 = []
+                _by_growth_type_0 = data
+                for by_growth_type_0_item_data in _by_growth_type_0:
+                    by_growth_type_0_item = GrowthStep.from_dict(by_growth_type_0_item_data)
+
+                    by_growth_type_0.append(by_growth_type_0_item)
+
+                return by_growth_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[GrowthStep] | None | Unset, data)
+
+        by_growth = _parse_by_growth(d.pop("by_growth", UNSET))
 
         def _parse_confidence(data: object) -> float | None | Unset:
             if data is None:
@@ -244,6 +286,7 @@ class ThresholdDerivation:
             bounds=bounds,
             source=source,
             anchors=anchors,
+            by_growth=by_growth,
             confidence=confidence,
             failure_rate=failure_rate,
             runs=runs,
