@@ -154,7 +154,13 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # No 500-core step: there, with λ × 2, every ρ up to 0.557 admits nothing (96 runs) and
     # 0.583 and 0.698 failed (4.9e-3, 3.2e-3), and Table 1's ρ = 0.237 with a learnt × 2
     # prior admits nothing either: a step would change no decision.
-    "second_moment": {2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),)},
+    # 2,000 cores, λ × 1.5 (the learnt factor of most lives under a true × 2 was 1.5-2): 96
+    # runs in [0.0562, 0.165]: 0.0965, 0.126, 0.145 and 0.155 held (31.8-44.1%; 3.8e-5 and
+    # 4.3e-5 at the last two), 0.160 failed (6.9e-4). 0.155 held 96 fresh lives (3000+: 0 of
+    # 1.5 million, 45.3%) and failed 96 others (5000+: 3.1e-4, 5 lives); 0.145 failed a third
+    # set (8000+: 1.1e-4, 1 life); 0.126 held a fourth (9000+: 0 of 1.6 million, 38.1%).
+    "second_moment": {1.5: ((2000, 0.12634629176544687, 96, 1.0, 0.0),),
+                      2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),)},
 }
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
 # a bad burst from ratcheting to "admit nothing" for good).
