@@ -116,6 +116,11 @@ def test_an_explicit_threshold_or_a_calibration_is_an_expert_override(client):
     {"threshold": 0.3, "derivation": {"source": "declared", "bounds": [0.1, 0.5], "x": 1}},
     {"closed_loop": "yes"},
     {"threshold": 0},
+    # A calibration's scale is free-form, but a malformed prior in it matches no declaration.
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [0.1, 0.5],
+                                      "scale": {"population_prior": {"lambda": "x"}}}},
+    {"threshold": 0.3, "derivation": {"source": "calibration", "bounds": [0.1, 0.5],
+                                      "scale": {"population_prior": [1, 2]}}},
 ])
 def test_inconsistent_declarations_are_422_and_create_nothing(client, policy):
     assert_problem(create(client, 2000, "second_moment", **policy), 422)

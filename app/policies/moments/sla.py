@@ -199,9 +199,15 @@ def _anchor_view(a: Anchor) -> dict[str, Any]:
 
 def _same_prior(a: dict[str, Any] | None, b: dict[str, Any] | None) -> bool:
     """Two population priors ({"lambda", "mu", "sigma"}: [shape, rate]; None is Table 1's)."""
-    def norm(p: dict[str, Any] | None) -> dict[str, list[float]]:
-        return Prior().to_dict() if p is None else {k: [float(x) for x in p[k]] for k in ("lambda", "mu", "sigma")}
-    return norm(a) == norm(b)
+    def norm(p: Any) -> dict[str, list[float]] | None:
+        if p is None:
+            return Prior().to_dict()
+        try:  # a derivation's scale is the client's to write: anything malformed differs
+            return {k: [float(x) for x in p[k]] for k in ("lambda", "mu", "sigma")}
+        except (KeyError, TypeError, ValueError):
+            return None
+    na, nb = norm(a), norm(b)
+    return na is not None and na == nb
 
 
 def table_threshold(policy: str, capacity: int, sla: float,
@@ -264,7 +270,7 @@ def growth_steps(policy: str, capacity: int, table: float) -> list[dict[str, Any
     value; strictly between two, the table's threshold for this capacity (`table`) times the smaller of
     the two anchors' ratios to their Table 1 values; none outside them (a value found at 2,000
     cores says nothing of 20,000). Ratios, not values: the calibrated value may rise with the
-    factor at one anchor and fall at the next (the first moment: ×1.85 at 2,000 cores, ×0.6
+    factor at one anchor and fall at the next (the first moment: ×1.41 at 2,000 cores, ×0.6
     at 500), and the smaller ratio keeps a step between them from loosening more than both."""
     base = {a[0]: a[1] for a in CALIBRATED[policy]}
     out = []
