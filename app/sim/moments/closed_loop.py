@@ -28,7 +28,12 @@ import numpy as np
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.priors import Prior
-from app.policies.moments.sla import growth_steps, table_threshold, wilson
+from app.policies.moments.sla import (
+    declared_threshold,
+    ladder_for,
+    table_threshold,
+    wilson,
+)
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import default_arrival_rate, service_engine
 from app.sim.moments.runs import dispatch
@@ -77,11 +82,11 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
     if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
-        if ladder:
-            below = [s for s in growth_steps(policy, capacity, eng.threshold)
-                     if s["lambda_factor"] <= growth]
-            if threshold is None and below and not sized:
-                eng.threshold = below[-1]["threshold"]
+        if ladder:  # where the service's ladder would stand had it learnt the truth
+            _, der = declared_threshold(policy, capacity, sla, threshold, None, sized)
+            truth = ladder_for({"learn_prior": True, "derivation": der}, eng.threshold)
+            if truth is not None:
+                eng.threshold = truth.target(growth, 1.0)[1]
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
                    growth=growth, measure_from=measure_from, arrival_size_evidence=sized)
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions

@@ -31,10 +31,7 @@ from app.policies.moments.formulas import (
 )
 from app.policies.moments.priors import (
     POPULATION_DELTA,
-    POPULATION_LAM,
-    POPULATION_MU,
     POPULATION_NU,
-    POPULATION_SIG,
     PSEUDO_MAX,
     Prior,
 )
@@ -44,11 +41,10 @@ ARRIVE, SCALE_OUT, CORE_DEATH, MAX_LIFE = 0, 1, 2, 3
 
 def draw_parameters(rng: np.random.Generator, prior: Prior | None = None) -> tuple[float, float, float]:
     """A deployment's true (λ, μ, σ) from the population prior (Table 1's unless given)."""
-    lam_p, mu_p, sig_p = (POPULATION_LAM, POPULATION_MU, POPULATION_SIG) if prior is None else (
-        prior.lam, prior.mu, prior.sig)
-    lam = rng.gamma(lam_p[0], 1.0 / lam_p[1])
-    mu = rng.gamma(mu_p[0], 1.0 / mu_p[1])
-    sig = rng.gamma(sig_p[0], 1.0 / sig_p[1])
+    prior = prior or Prior()
+    lam = rng.gamma(prior.lam[0], 1.0 / prior.lam[1])
+    mu = rng.gamma(prior.mu[0], 1.0 / prior.mu[1])
+    sig = rng.gamma(prior.sig[0], 1.0 / prior.sig[1])
     # Gamma(0.31) puts mass near 0; keep rates representable (a core living 10^6 years is immortal).
     return max(lam, 1e-12), max(mu, 1e-12), max(sig, 0.0)
 

@@ -192,3 +192,22 @@ def test_the_threshold_follows_the_ladder_step_of_each_learnt_prior_and_survives
     for (name, args, kwargs), answer in zip(rec.calls[cut:], answers[cut:]):
         assert getattr(restored, name)(*args, **kwargs) == answer
     assert restored.to_state() == eng.to_state()
+
+
+def test_without_a_threshold_every_cell_starts_from_the_table_and_the_oracle_from_its_ladder_step(
+        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """compare without --threshold: the cells start from the table's t, the service carries its
+    by_growth ladder, and oracle_ladder (told λ × 2) runs at the ladder's × 2 step."""
+    from app.policies.moments import sla
+    from app.sim.moments.closed_loop import compare
+
+    rows = {k: dict(v) for k, v in sla.CALIBRATED_GROWTH.items()}
+    rows["threshold"] = {2.0: ((500, 0.01, 96, 1.0, 0.0),)}  # zeroth moment: nothing to learn
+    monkeypatch.setattr(sla, "CALIBRATED_GROWTH", rows)
+    res = compare("threshold", 500, 1e-4, None, runs=1, years=0.05, growth=2.0,
+                  controllers=("paper", "oracle", "oracle_ladder"), seed=3, right_prior=False)
+    table = sla.table_threshold("threshold", 500, 1e-4)[0]
+    assert res["threshold"] == table and [s["threshold"] for s in res["ladder"]] == [5.0]
+    finals = {k: c["final_thresholds"] for k, c in res["cells"].items()}
+    assert finals == {"growth=2 paper": [table], "growth=2 oracle": [table],
+                      "growth=2 oracle_ladder": [5.0]}
