@@ -58,7 +58,11 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
     if reference:
         from app.policies.moments import engine, formulas
 
-        engine.moments, engine.moments_batch = formulas.moments, formulas.moments_batch
+        def each(cores, beliefs, grid, variance=True):  # type: ignore[no-untyped-def]
+            e, v = formulas.moments_batch(cores, beliefs, grid, variance)
+            return [(e[i].copy(), v[i].copy()) for i in range(len(cores))]
+
+        engine.moments, engine.moments_each = formulas.moments, each
 
     out = []
     for policy in policies:
@@ -79,18 +83,18 @@ def kernel_vs_numpy(batches: int = 200) -> dict:
     from app.sim.moments.simulator import simulate
 
     captured: list[tuple[list[int], list]] = []
-    compiled = engine.moments_batch
+    compiled = engine.moments_each
 
     def capture(cores, beliefs, grid, variance=True):  # type: ignore[no-untyped-def]
         if len(captured) < 2 * batches:
             captured.append((list(cores), list(beliefs)))
         return compiled(cores, beliefs, grid, variance)
 
-    engine.moments_batch = capture
+    engine.moments_each = capture
     try:
         simulate("second_moment", 20000, 0.05, 1.0, 0, 0, threshold=0.112)
     finally:
-        engine.moments_batch = compiled
+        engine.moments_each = compiled
     work = captured[batches:]  # past the first admissions, whose batches are tiny
     rows = sum(len(c) for c, _ in work)
     grid = formulas.Grid()
@@ -107,6 +111,50 @@ def kernel_vs_numpy(batches: int = 200) -> dict:
             out[f"{name}_{'e_var' if variance else 'e_only'}_ms"] = round(t / rows * 1e3, 4)
     print(json.dumps(out), flush=True)
     return out
+
+
+def vmath(size: int = 1201, reps: int = 10000) -> dict:
+    """ns per element of the kernel's exp and log against the C library's, in compiled loops
+    over arrays of one grid row's length (best of 5, same process)."""
+    import math
+
+    from numba import njit
+
+    from app.policies.moments.kernel import vexp, vlog
+
+    @njit(error_model="numpy")
+    def ours(f, x, out, scratch, reps):  # type: ignore[no-untyped-def]
+        for _ in range(reps):
+            f(x, out, x.size, scratch)
+
+    @njit(error_model="numpy")
+    def libm_exp(x, out, reps):  # type: ignore[no-untyped-def]
+        for _ in range(reps):
+            for i in range(x.size):
+                out[i] = math.exp(x[i])
+
+    @njit(error_model="numpy")
+    def libm_log(x, out, reps):  # type: ignore[no-untyped-def]
+        for _ in range(reps):
+            for i in range(x.size):
+                out[i] = math.log(x[i])
+
+    x = np.random.default_rng(0).uniform(-700.0, 5.0, size)
+    pos = np.exp(x)
+    out, scratch = np.empty(size), np.empty(size, dtype=np.int64)
+    cases = {"exp_kernel": lambda r: ours(vexp, x, out, scratch, r), "exp_libm": lambda r: libm_exp(x, out, r),
+             "log_kernel": lambda r: ours(vlog, pos, out, scratch, r), "log_libm": lambda r: libm_log(pos, out, r)}
+    res: dict = {}
+    for name, run in cases.items():
+        run(1)  # compile
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            run(reps)
+            best = min(best, time.perf_counter() - start)
+        res[f"{name}_ns"] = round(best / reps / size * 1e9, 3)
+    print(json.dumps(res), flush=True)
+    return res
 
 
 def calibration(workers: int) -> dict:
@@ -147,6 +195,7 @@ def main() -> None:
                     help="with --life: moments by formulas.py's numpy code, not the compiled kernel")
     ap.add_argument("--kernel", action="store_true", help="time the compiled moments against numpy's")
     ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
+    ap.add_argument("--vmath", action="store_true", help="time the kernel's exp and log against the C library's")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--deployments", type=int, default=1000)
     ap.add_argument("--samples", type=int, default=300)
@@ -156,6 +205,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.calibration:
         calibration(args.workers)
+        return
+    if args.vmath:
+        vmath()
         return
     if args.kernel:
         kernel_vs_numpy()

@@ -114,9 +114,16 @@ def test_the_engine_refuses_non_finite_moments_before_changing_anything(monkeypa
     e.admit("a", 2, 1.0)
     e.scale_out("a", 1, 1.5)  # "a" is dirty: the next admission recomputes it
     before = json.dumps(e.to_state())
-    real = moment_engine.moments
-    monkeypatch.setattr(moment_engine, "moments",
-                        lambda *a: tuple(np.full_like(m, np.nan) for m in real(*a)))
+    # The kernel checks what it computes: give it a belief whose moments are NaN.
+    from app.policies.moments import kernel
+
+    monkeypatch.setattr(kernel, "_params", lambda cores, b: [np.nan] * 13)
     with pytest.raises(InvalidPrior):
+        e.admit("b", 1, 2.0)  # its own moments (the newcomer's)
+    assert json.dumps(e.to_state()) == before
+    # As if "b"'s own moments were cached: now "a"'s recompute is the one that fails.
+    monkeypatch.setattr(e, "_newcomer", lambda cores, belief: (np.zeros(e.grid.shape), np.zeros(e.grid.shape)))
+    with pytest.raises(InvalidPrior) as failed:
         e.admit("b", 1, 2.0)
+    assert failed.value.field == "deployments.a"
     assert json.dumps(e.to_state()) == before

@@ -22,7 +22,7 @@ from app.policies.moments.formulas import Belief, Grid, horizon_label
 
 # The compiled moments: what the engine caches, persists and rebuilds must come from one
 # implementation (formulas.py is the reference it is tested against).
-from app.policies.moments.kernel import moments, moments_batch
+from app.policies.moments.kernel import NotFinite, moments, moments_each
 from app.policies.moments.learning import REPRIOR_PER_ADMIT, PopulationLearner
 from app.policies.moments.priors import (
     POPULATION_DELTA,
@@ -44,12 +44,11 @@ NEWCOMER_CACHE = 256
 DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
 
 
-def _finite(m: tuple[np.ndarray, np.ndarray], field: str) -> tuple[np.ndarray, np.ndarray]:
+def _not_finite(field: str) -> errors.InvalidPrior:
     """Last line of defence behind the request bounds (priors.py): a moment that is not a
-    finite number would poison the cluster totals for good and cannot be written as JSON."""
-    if not (np.isfinite(m[0]).all() and np.isfinite(m[1]).all()):
-        raise errors.InvalidPrior(field, "the belief gives moments that are not finite numbers")
-    return m
+    finite number would poison the cluster totals for good and cannot be written as JSON.
+    The kernel checks every moment it computes (kernel.NotFinite)."""
+    return errors.InvalidPrior(field, "the belief gives moments that are not finite numbers")
 
 
 def _exposed(d: Deployment, at: float) -> Deployment:
@@ -238,20 +237,25 @@ class MomentEngine:
 
     def _moments_at(self, todo: list[Deployment], at: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Each deployment's moments once its exposure reaches `at`, computed on copies of
-        their statistics, all in one batch (row i is bit-identical to moments() alone)."""
+        their statistics, each in arrays of its own (the same bits as moments() alone)."""
         if not todo:
             return {}
         ghosts = [_exposed(d, at) for d in todo]
-        e, v = moments_batch([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid, self._variance)
-        # Copies: a cached row must not keep its whole batch alive for as long as the
-        # deployment goes unchanged (thousands of deployments x 48 KB each).
-        return {g.id: _finite((e[i].copy(), v[i].copy()), f"deployments.{g.id}") for i, g in enumerate(ghosts)}
+        try:
+            each = moments_each([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid,
+                                self._variance)
+        except NotFinite as exc:
+            raise _not_finite(f"deployments.{ghosts[exc.index].id}") from exc
+        return {g.id: m for g, m in zip(ghosts, each)}
 
     def _newcomer(self, cores: int, belief: Belief) -> tuple[np.ndarray, np.ndarray]:
         key = (cores, belief)
         hit = self._newcomers.get(key)
         if hit is None:
-            hit = _finite(moments(cores, belief, self.grid, self._variance), "prior")
+            try:
+                hit = moments(cores, belief, self.grid, self._variance)
+            except NotFinite as exc:
+                raise _not_finite("prior") from exc
             for arr in hit:  # shared by every deployment admitted with this belief
                 arr.setflags(write=False)
             if len(self._newcomers) >= NEWCOMER_CACHE:

@@ -1,20 +1,29 @@
-"""The moments of formulas.py as one compiled loop per deployment and grid row.
+"""The moments of formulas.py, compiled: one pass per deployment and grid row.
 
 formulas.moments_batch is the derivation written as numpy array expressions; it stays the
 reference. Each of its ~40 expressions walks a (k, 5, 1201) array, so a deployment costs
-~1 ms of CPU on the 5 x 600 grid, of which the ~10 exponentials and logarithms a grid point
-needs are under a third (this kernel, which does little else, takes 0.3 ms): the rest is
-memory traffic of the temporaries and numpy's per-call cost. Here each row is one pass that
-keeps its running sums in registers and computes each exponential once, reused for every
-Gamma expectation that shares it:
+~1 ms of CPU on the 5 x 600 grid: memory traffic of the temporaries and numpy's per-call
+cost. Here each row computes each exponential once, reused for every Gamma expectation that
+shares it:
 
   x_j = log(b + j·h),  u_j = (b/(b + j·h))^a = w(jh, 0),  y_j = (b + j·h)^{-ν},
   w(jh, ν) = Γ(a+ν)/Γ(a) · u_j y_j,   w(jh, 2ν) = Γ(a+2ν)/Γ(a) · u_j y_j².
 
+What is left is ~6,000 exponentials and logarithms per row (u_j, y_j, M_n's and D_n's
+factors), so a row is laid out as passes that the compiler vectorises: first those tables,
+with the exp and log below (~1 ns per element, where the C library's take ~3 ns one at a
+time and no loop around them can be vectorised), then the running sums (the only
+recurrences), then the moments of every step from them (docs/benchmarks.md, thirteenth
+session: 2.5x the previous kernel per deployment).
+
 The results agree with formulas.moments_batch to rounding (tests/unit/moments/test_kernel.py
 checks 1e-8 of each row on random beliefs), not bit for bit: exp(-(a+ν)x) and u·y round
 differently. Every row is computed alone, so a deployment's moments do not depend on its
-batch, and the engine caches, persists and rebuilds them with this kernel only.
+batch, and the engine caches, persists and rebuilds them with this kernel only. No fast-math:
+several processes share a database and must agree, so the compiled code keeps IEEE order of
+operations (no reordering, no fused multiply-add); the exp and log below are plain arithmetic,
+so the tables no longer depend on which C library a machine has (the few calls left, log(b)
+and the Gamma ratios, still do).
 """
 
 from __future__ import annotations
@@ -30,94 +39,220 @@ _EXP_ZERO = -746.0  # math.exp of anything at or below is 0.0
 
 
 def _jit(f):  # type: ignore[no-untyped-def]
-    """Compiled once per machine and cached (~2-4 s to compile, ~0.1 s to load). numba caches
-    beside the module or in the user's cache directory, and refuses the function outright if
-    it can write neither (a read-only install run by a user without a home: the image sets
-    NUMBA_CACHE_DIR for that); then each process compiles it for itself.
-    No fastmath: several processes share a database and must agree, so the compiled code keeps
-    IEEE order of operations (the same on every machine of one CPU family, as numpy's own
-    SIMD loops are)."""
+    """Compiled once per machine and cached (a few seconds to compile, ~0.1 s to load). numba
+    caches beside the module or in the user's cache directory, and refuses the function
+    outright if it can write neither (a read-only install run by a user without a home: the
+    image sets NUMBA_CACHE_DIR for that); then each process compiles it for itself. numba's
+    cache does not notice a change in another module a cached function calls, which is why
+    everything compiled lives in this one file.
+    error_model="numpy" drops numba's check for a division by zero, whose branch stops the
+    vectoriser (no division below can divide by zero)."""
     try:
-        return njit(cache=True, nogil=True)(f)
+        return njit(cache=True, nogil=True, error_model="numpy")(f)
     except RuntimeError:  # "cannot cache function ...: no locator available"
-        return njit(nogil=True)(f)
+        return njit(nogil=True, error_model="numpy")(f)
+
+
+# ---- exp and log that vectorise ------------------------------------------------------------
+# Range reduction and a polynomial in plain IEEE arithmetic. Within 1 ulp of the C library
+# wherever the result is a normal number (tests/unit/moments/test_vmath.py). exp below -708
+# is 0 where the C library gives a subnormal (under 2.3e-308; D_n meets such exponents all the
+# time, and the C library is slow there). Anything else outside the polynomials' range (log
+# of zero, negatives, subnormals, infinities, NaN; exp above 709 or of NaN) is recomputed by
+# math.log / math.exp in a cheap second pass, so those edge cases are the C library's.
+# Table-driven variants (2^(j/64), 128 logarithm buckets) were tried: as accurate, but the
+# table lookups (gathers) made them slower here, 1.2 and 1.9 ns per element.
+LN2_HI = 6.93147180369123816490e-01  # ln 2 split so that k·LN2_HI is exact for |k| < 2^21
+LN2_LO = 1.90821492927058770002e-10
+INV_LN2 = 1.44269504088896338700e00
+SHIFT = 6755399441055744.0  # 1.5·2^52: x + SHIFT - SHIFT rounds x to the nearest integer
+EXP_MIN, EXP_MAX = -708.0, 709.0  # 2^k stays a normal number in between
+DBL_MIN, DBL_MAX = 2.2250738585072014e-308, 1.7976931348623157e308
+MANTISSA = 0x000FFFFFFFFFFFFF
+ONE = 0x3FF0000000000000  # the bits of 1.0
+SQRT2_MANTISSA = 0x6A09E667F3BCD  # mantissa bits of √2
+
+
+@_jit
+def vexp(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
+    """out[:n] = exp(x[:n]); scratch: n int64s. x = k·ln2 + r with |r| ≤ ln2/2, e^r by its
+    Taylor series to r^13 (remainder < 5e-18 relative), then 2^k added to the exponent bits."""
+    for i in range(n):
+        xi = min(max(x[i], EXP_MIN), EXP_MAX)
+        k = (xi * INV_LN2 + SHIFT) - SHIFT
+        r = (xi - k * LN2_HI) - k * LN2_LO
+        p = 1.0 / 6227020800.0
+        p = p * r + 1.0 / 479001600.0
+        p = p * r + 1.0 / 39916800.0
+        p = p * r + 1.0 / 3628800.0
+        p = p * r + 1.0 / 362880.0
+        p = p * r + 1.0 / 40320.0
+        p = p * r + 1.0 / 5040.0
+        p = p * r + 1.0 / 720.0
+        p = p * r + 1.0 / 120.0
+        p = p * r + 1.0 / 24.0
+        p = p * r + 1.0 / 6.0
+        p = p * r + 0.5
+        p = p * r + 1.0
+        out[i] = p * r + 1.0
+        scratch[i] = np.int64(k)
+    bits = out.view(np.int64)
+    for i in range(n):
+        bits[i] += scratch[i] << 52
+    for i in range(n):
+        xi = x[i]
+        if xi < EXP_MIN:
+            out[i] = 0.0
+        elif not xi <= EXP_MAX:  # overflow, NaN
+            out[i] = math.exp(xi)
+
+
+@_jit
+def vlog(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
+    """out[:n] = log(x[:n]); scratch: n int64s; out must not be x. x = 2^e·m with
+    m in [√2/2, √2), and log m = 2·atanh(s), s = (m−1)/(m+1), as f − (f²/2 − s(f²/2 + R))
+    with R = 2 Σ_{k≥1} s^{2k}/(2k+1) to k = 11 (|s| ≤ 0.172: remainder < 1e-20)."""
+    xb = x.view(np.int64)
+    ob = out.view(np.int64)
+    for i in range(n):
+        ix = xb[i]
+        mant = ix & MANTISSA
+        big = ((SQRT2_MANTISSA - mant) >> 63) & 1  # 1 when the mantissa is above √2's: halve it
+        scratch[i] = (ix >> 52) - 1023 + big
+        ob[i] = (mant | ONE) - (big << 52)
+    for i in range(n):
+        f = out[i] - 1.0
+        e = np.float64(scratch[i])
+        s = f / (2.0 + f)
+        z = s * s
+        q = 1.0 / 23.0
+        q = q * z + 1.0 / 21.0
+        q = q * z + 1.0 / 19.0
+        q = q * z + 1.0 / 17.0
+        q = q * z + 1.0 / 15.0
+        q = q * z + 1.0 / 13.0
+        q = q * z + 1.0 / 11.0
+        q = q * z + 1.0 / 9.0
+        q = q * z + 1.0 / 7.0
+        q = q * z + 1.0 / 5.0
+        q = q * z + 1.0 / 3.0
+        half_f2 = 0.5 * f * f
+        out[i] = e * LN2_HI + (f - (half_f2 - (s * (half_f2 + z * (2.0 * q)) + e * LN2_LO)))
+    for i in range(n):
+        xi = x[i]
+        if not (xi >= DBL_MIN and xi <= DBL_MAX):
+            out[i] = math.log(xi)
 
 
 @_jit
 def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1: float, g2: float,
          el: float, e2l: float, es1: float, e2s1: float, esig2: float, eys: float, delta: float,
-         nu: float, h: float, n: int, variance: bool, u: np.ndarray, y: np.ndarray,
-         f_pre: np.ndarray) -> None:
+         nu: float, h: float, n: int, variance: bool, s: np.ndarray) -> None:
+    # Scratch rows of s (2n+1 each): the tables, then the running sums.
+    u, y, x, t, e_m, e_d, c1, c_sq, dbl, f_pre = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]
+    ks = s[10].view(np.int64)
     log_b = math.log(b)
-    top = 2 * n if variance else n
-    for j in range(top + 1):
-        x = math.log(b + j * h)
-        u[j] = math.exp(a * (log_b - x))
-        y[j] = math.exp(-nu * x)
-    if variance:  # exclusive prefix sums of w(jh, 2ν), j <= 2n-2, for the double sum
-        f_pre[0] = 0.0
-        for j in range(2 * n - 1):
-            f_pre[j + 1] = f_pre[j] + g2 * u[j] * y[j] * y[j]
-    c1 = 0.0  # Σ_{k<m} w(kh, ν)
-    c_sq = 0.0  # Σ_{k<m} w(2kh, ν)
-    dbl = 0.0  # Σ_{k,l<m} w((k+l)h, 2ν)
-    prior = 0.0  # Σ_{i<m} log P(a core of age i·h is dead)
-    e_d = 1.0
+    top = 2 * n + 1 if variance else n + 1
+    # The tables, each a vectorised pass: u_j, y_j, then M_n's e_m.
+    for j in range(top):
+        t[j] = b + j * h
+    vlog(t, x, top, ks)
+    for j in range(top):
+        t[j] = a * (log_b - x[j])
+    vexp(t, u, top, ks)
+    for j in range(top):
+        t[j] = -nu * x[j]
+    vexp(t, y, top, ks)
+    for m in range(n):
+        t[m] = b + delta * ((m + 1) * h)
+    vlog(t, x, n, ks)
+    for m in range(n):
+        t[m] = a * (log_b - x[m])
+    vexp(t, e_m, n, ks)
+    # D_n (formulas.moments_batch): Σ_{i<m} log P(a core of age i·h is dead) is a running sum
+    # of log1p(−p), here log(w)·(−p)/(w − 1) with w = 1 − p (Goldberg's log1p, exact where
+    # w rounds to 1); the exponentials of all steps in one pass, then the running product.
+    for m in range(n):
+        t[m] = 1.0 - min(u[m + 1], 1.0 - 1e-12)
+    vlog(t, x, n, ks)
+    for m in range(n):  # x[m] = log P(a core of age (m+1)·h is dead)
+        q = -min(u[m + 1], 1.0 - 1e-12)
+        x[m] = q if t[m] == 1.0 else x[m] * (q / (t[m] - 1.0))
+    # The recurrences, interleaved so that the processor overlaps their chains of additions:
+    # c1[k] = Σ_{i≤k} w(ih, ν), c_sq[k] = Σ_{i≤k} w(2ih, ν), D_n's exponents (a running sum of
+    # the log-probabilities above), and f_pre, the exclusive prefix sums of w(jh, 2ν) for the
+    # double sum, as two half-sums (even and odd j) so that no chain is twice as long.
     eys_h = eys * h
-    settled = False  # e_d can no longer change (below)
+    prior = 0.0
+    acc1 = 0.0
+    acc_sq = 0.0
+    even = 0.0
+    odd = 0.0
+    for k in range(n):
+        acc1 += g1 * u[k] * y[k]
+        c1[k] = acc1
+        t[k] = c * x[k] + eys_h * prior
+        prior += x[k]
+        if variance:
+            acc_sq += g1 * u[2 * k] * y[2 * k]
+            c_sq[k] = acc_sq
+            f_pre[2 * k] = even + odd
+            even += g2 * u[2 * k] * y[2 * k] * y[2 * k]
+            f_pre[2 * k + 1] = even + odd
+            odd += g2 * u[2 * k + 1] * y[2 * k + 1] * y[2 * k + 1]
+    vexp(t, x, n, ks)
+    prod = 1.0
+    acc = 0.0  # dbl[m-1] = Σ_{k,l<m} w((k+l)h, 2ν)
     for m in range(1, n + 1):
-        k = m - 1
-        c1 += g1 * u[k] * y[k]
-        e_q = el * es1 * h * c1
+        # exp(t) is 0 (or a subnormal) at t <= -746: its factor is exactly 1 either way.
+        if t[m - 1] > _EXP_ZERO:
+            prod *= 1.0 - x[m - 1]
+        e_d[m - 1] = prod
+        if variance:
+            acc += 2.0 * (f_pre[2 * m - 2] - f_pre[m - 1]) + g2 * u[2 * m - 2] * y[2 * m - 2] ** 2
+            dbl[m - 1] = acc
+    if not variance:
+        for k in range(n):
+            out_e[k] = e_m[k] * e_d[k] * (el * es1 * h * c1[k] + c * u[k + 1])
+        return
+    for k in range(n):  # no recurrence left: vectorised
+        m = k + 1
+        e_q = el * es1 * h * c1[k]
         p1 = u[m]
-        # B_n, M_n, D_n (formulas.moments_batch): survival of current cores, the maximum
-        # lifetime, and the probability that every core born so far is dead.
-        e_b = c * p1
-        e_m = math.exp(a * (log_b - math.log(b + delta * (m * h))))
-        # exp(x) is exactly 0 below -745.14, and then e_d is multiplied by exactly 1: skipping
-        # the exponential changes no bit. The exponent is c·log_dead + eys_h·prior with both
-        # terms <= 0 and prior decreasing in m, so once eys_h·prior is that low it stays so,
-        # and neither log_dead nor the exponential is needed for the rest of the row (on the
-        # long horizons, most of it).
-        if not settled:
-            log_dead = math.log1p(-min(p1, 1.0 - 1e-12))
-            arg = c * log_dead + eys_h * prior
-            if arg > _EXP_ZERO:
-                e_d *= 1.0 - math.exp(arg)
-            prior += log_dead
-            settled = eys_h * prior <= _EXP_ZERO
-        size = e_q + e_b
-        out_e[k] = e_m * e_d * size
-        if not variance:
-            continue
-        c_sq += g1 * u[2 * k] * y[2 * k]
-        within = el * h * (es1 * c1 + esig2 * c_sq)
-        dbl += 2.0 * (f_pre[2 * m - 2] - f_pre[m - 1]) + g2 * u[2 * m - 2] * y[2 * m - 2] ** 2
-        between = h * h * (e2l * e2s1 * dbl - (el * es1 * c1) ** 2)
+        size = e_q + c * p1  # Q_n + B_n
+        em, ed = e_m[k], e_d[k]
+        out_e[k] = em * ed * size
+        within = el * h * (es1 * c1[k] + esig2 * c_sq[k])
+        between = h * h * (e2l * e2s1 * dbl[k] - (el * es1 * c1[k]) ** 2)
         v_q = within + max(between, 0.0)
         p2 = u[2 * m]
         v_b = c * (p1 - p2) + c * c * (p2 - p1 * p1)
-        v_m = e_m * (1.0 - e_m)
-        v_d = e_d - e_d * e_d
+        v_m = em * (1.0 - em)
+        v_d = ed - ed * ed
         v_size = v_q + v_b
-        v_dqb = e_d * e_d * v_size + size * size * v_d + v_d * v_size
-        out_v[k] = e_m * e_m * v_dqb + v_m * (e_d * size) ** 2 + v_m * v_dqb
+        v_dqb = ed * ed * v_size + size * size * v_d + v_d * v_size
+        out_v[k] = em * em * v_dqb + v_m * (ed * size) ** 2 + v_m * v_dqb
 
 
 @_jit
-def _batch(params: np.ndarray, h: np.ndarray, n: int, variance: bool) -> tuple[np.ndarray, np.ndarray]:
-    k, rows = params.shape[0], h.shape[0]
-    out_e = np.zeros((k, rows, n))
-    out_v = np.zeros((k, rows, n))
-    u = np.empty(2 * n + 1)
-    y = np.empty(2 * n + 1)
-    f_pre = np.empty(2 * n)
-    for i in range(k):
-        p = params[i]
-        for r in range(rows):
-            _row(out_e[i, r], out_v[i, r], p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8],
-                 p[9], p[10], p[11], p[12], h[r], n, variance, u, y, f_pre)
-    return out_e, out_v
+def _deployment(p: np.ndarray, h: np.ndarray, n: int, variance: bool, out_e: np.ndarray, out_v: np.ndarray,
+                s: np.ndarray) -> bool:
+    """All rows of one deployment; False if any moment is not a finite number."""
+    finite = True
+    for r in range(h.shape[0]):
+        _row(out_e[r], out_v[r], p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10],
+             p[11], p[12], h[r], n, variance, s)
+        for k in range(n):
+            finite &= np.isfinite(out_e[r, k]) & np.isfinite(out_v[r, k])
+    return finite
+
+
+class NotFinite(ValueError):
+    """A belief whose moments are not all finite numbers (the `index`-th of a batch)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"the belief of deployment {index} of the batch gives moments that are not finite")
+        self.index = index
 
 
 def _params(cores: int, b: Belief) -> list[float]:
@@ -134,17 +269,39 @@ def _params(cores: int, b: Belief) -> list[float]:
             vs + (1.0 + es) ** 2, vs + es**2 + 2.0 * es, el * e_mu_nu * (1.0 + es), b.delta, b.nu]
 
 
-def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid,
-                  variance: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """formulas.moments_batch, compiled: (E[L_n], Var[L_n]) as (k, rows, steps) arrays; with
-    variance=False only E (Var zeros), E the same numbers either way."""
+def moments_each(cores: list[int], beliefs: list[Belief], grid: Grid,
+                 variance: bool = True) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(E[L_n], Var[L_n]) of each deployment, arrays of shape grid.shape; with variance=False
+    only E (Var zeros), E the same numbers either way. NotFinite if a moment is not a finite
+    number (the engine's last line of defence behind the request bounds).
+
+    Each deployment gets arrays of its own (48 KB on the 5 x 600 grid), which is what the
+    engine caches: one (k, rows, steps) array for a batch of twenty is ~1 MB, which the C
+    library maps fresh from the kernel on every call, and its page faults cost as much as a
+    third of the moments themselves (measured in docs/benchmarks.md)."""
     if len({b.nu for b in beliefs}) > 1:
         raise ValueError("a batch shares ν (a population constant)")
-    params = np.array([_params(c, b) for c, b in zip(cores, beliefs)], dtype=float).reshape(len(cores), 13)
-    return _batch(params, grid.step_sizes, grid.steps, variance)
+    h, n = grid.step_sizes, grid.steps
+    scratch = np.empty((11, 2 * n + 1))
+    out = []
+    for c, b in zip(cores, beliefs):
+        e = np.empty(grid.shape)
+        v = np.empty(grid.shape) if variance else np.zeros(grid.shape)
+        if not _deployment(np.array(_params(c, b)), h, n, variance, e, v, scratch):
+            raise NotFinite(len(out))
+        out.append((e, v))
+    return out
+
+
+def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid,
+                  variance: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """formulas.moments_batch, compiled: (E[L_n], Var[L_n]) as (k, rows, steps) arrays."""
+    each = moments_each(cores, beliefs, grid, variance)
+    if not each:
+        return np.zeros((0, *grid.shape)), np.zeros((0, *grid.shape))
+    return np.stack([e for e, _ in each]), np.stack([v for _, v in each])
 
 
 def moments(cores: int, belief: Belief, grid: Grid, variance: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(E[L_n], Var[L_n]) of one deployment, arrays of shape grid.shape."""
-    e, v = moments_batch([cores], [belief], grid, variance)
-    return e[0], v[0]
+    return moments_each([cores], [belief], grid, variance)[0]

@@ -28,7 +28,7 @@ Denied scale-outs are observations too: the request happened, whether or not it 
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from app.policies.moments.errors import InvalidPrior
@@ -81,15 +81,20 @@ class Stats:
     sized_arrivals: float = 0.0
     arrival_extra_cores: float = 0.0  # Σ (size − 1) over those arrivals
 
+    # plus and copy run for every moment recomputation (~1.1 million times in a 3-year life
+    # at 20,000 cores): they read the instance dict instead of dataclasses' field machinery
+    # (getattr per field, replace), which cost ~3x more.
     def plus(self, other: "Stats") -> "Stats":
-        return Stats(**{f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(Stats)})
+        a, b = self.__dict__, other.__dict__
+        return Stats(*[a[name] + b[name] for name in _STAT_FIELDS])
 
     def to_dict(self) -> dict[str, float]:
         return asdict(self)
 
     def copy(self) -> "Stats":
-        # dataclasses.asdict deep-copies field by field; this runs ~30 times per admission.
-        return replace(self)
+        out = object.__new__(Stats)
+        out.__dict__.update(self.__dict__)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Stats":
@@ -101,6 +106,9 @@ class Stats:
         if any(v < 0 or not math.isfinite(v) for v in asdict(out).values()):
             raise ValueError("prior statistics must be finite and non-negative")
         return out
+
+
+_STAT_FIELDS = tuple(f.name for f in fields(Stats))
 
 
 @dataclass(frozen=True)

@@ -78,3 +78,19 @@ def test_the_kernel_works_where_numba_can_cache_nowhere(tmp_path) -> None:  # ty
     assert out.returncode == 0, out.stderr
     b = Belief((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), 0.119, 0.673)
     assert float(out.stdout) == float(kernel.moments(3, b, Grid(steps=5))[0].sum())
+
+
+def test_moments_that_are_not_finite_name_their_deployment() -> None:
+    """The kernel checks every moment it writes: a NaN or an infinity would poison the engine's
+    totals for good (the engine turns this into a 422 naming the deployment or the prior)."""
+    good = Belief((1.0, 1.0), (1.0, 1.0), (1.0, 1.0), 0.119, 0.673)
+    bad = Belief((1.0, 1.0), (1.0, float("nan")), (1.0, 1.0), 0.119, 0.673)
+    huge = Belief((1e152, 1.0), (1.0, 1.0), (1.0, 1.0), 0.119, 0.673)  # E[λ] = 1e152: Var overflows
+    for beliefs, index in (([good, bad], 1), ([huge, good], 0)):
+        try:
+            kernel.moments_each([3, 3], beliefs, Grid(steps=20))
+        except kernel.NotFinite as exc:
+            assert exc.index == index
+        else:
+            raise AssertionError("non-finite moments accepted")
+    assert len(kernel.moments_each([3], [good], Grid(steps=20))) == 1
