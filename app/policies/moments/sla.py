@@ -137,14 +137,15 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # fresh lives too (5000+: 2.0e-3, two lives at 88% and 96% utilisation, where one or two
     # deployments outgrew the cluster). The search's next passing candidate with a margin,
     # 144.9 (173.0 and 167.4, within 5% of 175.8, were not checked), held 96 fresh lives
-    # (6000+: 0 of 360,953, 10.1%). Table 1's t there is 102.5.
+    # (6000+: 0 of 360,953, 10.1%) and 96 more (12000+: 0 of 352,793, 9.4%; thirteenth
+    # session; the runs here are those two checks). Table 1's t there is 102.5.
     # 500 cores, λ × 2: 96 runs between 500's Table 1 t and 500, then below it: every t that
     # admits anything failed (58.6: 4.9e-3 ... 36.1: 1.0e-2); 35.2 and below admit nothing
     # (no scale-out was requested, so no confidence is stated).
     # That is the calibrated answer there: a first-moment cluster of 500 cores whose
     # deployments grow twice as fast as Table 1 says cannot hold 1e-4 by admitting.
     "first_moment": {2.0: ((500, 35.1962890625 / 500, 96, None, 0.0),
-                           (2000, 144.9102783203125 / 2000, 96, 1.0, 0.0))},
+                           (2000, 144.9102783203125 / 2000, 192, 1.0, 0.0))},
     # 2,000 cores, λ × 2: 48 runs (seeds 1000-1047) between 2,000's Table 1 ρ and 1: 0.237
     # failed (3.4e-4), 0.115, 0.165 and 0.198 had no failure (25.6%, 36.8%, 42.7%), 0.217
     # failed (3.0e-4). 0.198 then failed 96 fresh lives (seeds 3000+: 1.2e-4, 2 lives); the
@@ -160,8 +161,17 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # 1.5 million, 45.3%) and failed 96 others (5000+: 3.1e-4, 5 lives); 0.145 failed a third
     # set (8000+: 1.1e-4, 1 life); 0.126 held a fourth and a fifth (9000+ and 10000+: 0 of
     # 1.6 million each, 38.1% and 37.9%; the runs here are those two checks).
+    # 5,000 cores, λ × 2 (thirteenth session): 48 runs (seeds 1000-1047) in [5,000's Table 1
+    # ρ, 0.3]: 0.0974, 0.0735 and 0.0639 failed (4.1e-4, 3.0e-4, 2.4e-4), 0.0595 met τ at the
+    # point estimate only (7.0e-5, confidence 0.73), 0.0555 had no failure (44.1%). 0.0555 then
+    # failed 96 fresh lives (3000+: 1.4e-4, two lives at 85-90% utilisation); the search's next
+    # candidate down, 0.0419, held 96 others (5000+: 0 of 4.2 million, 39.3%) and 96 more
+    # (6000+: 0 of 4.2 million, 39.2%; the runs here are those two checks). Table 1's ρ there is
+    # 0.0316, so the ratio is 1.32 (2.94 at 2,000), and 2,001-4,999 cores get the smaller.
+    # No × 1.5 step at 5,000 was calibrated (it could lie only between 0.0316 and 0.0419).
     "second_moment": {1.5: ((2000, 0.12634629176544687, 192, 1.0, 0.0),),
-                      2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),)},
+                      2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),
+                            (5000, 0.04189287412657839, 192, 1.0, 0.0))},
 }
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
 # a bad burst from ratcheting to "admit nothing" for good).
