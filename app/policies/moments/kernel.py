@@ -91,6 +91,22 @@ ONE = 0x3FF0000000000000  # the bits of 1.0
 SQRT2_MANTISSA = 0x6A09E667F3BCD  # mantissa bits of √2
 
 
+# Coefficients, highest power first: e^r = Σ_{k≤13} r^k/k!, and atanh's series in z = s²
+# from z^10/23 down to 1/3 (vlog uses 2 z q for R).
+EXP_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(13, -1, -1))
+ATANH_SERIES = tuple(1.0 / (2 * k + 1) for k in range(11, 0, -1))
+
+
+@_jit
+def _horner(coefficients: tuple[float, ...], x: float) -> float:
+    """Σ c_k x^k by Horner's rule with fused multiply-adds, coefficients highest power first
+    (a constant tuple: numba unrolls the loop)."""
+    p = coefficients[0]
+    for c in coefficients[1:]:
+        p = _fma(p, x, c)
+    return p
+
+
 @_jit
 def vexp(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
     """out[:n] = exp(x[:n]); scratch: n int64s. x = k·ln2 + r with |r| ≤ ln2/2, e^r by its
@@ -99,20 +115,7 @@ def vexp(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
         xi = min(max(x[i], EXP_MIN), EXP_MAX)
         k = (xi * INV_LN2 + SHIFT) - SHIFT
         r = _fma(-k, LN2_LO, _fma(-k, LN2_HI, xi))
-        p = 1.0 / 6227020800.0
-        p = _fma(p, r, 1.0 / 479001600.0)
-        p = _fma(p, r, 1.0 / 39916800.0)
-        p = _fma(p, r, 1.0 / 3628800.0)
-        p = _fma(p, r, 1.0 / 362880.0)
-        p = _fma(p, r, 1.0 / 40320.0)
-        p = _fma(p, r, 1.0 / 5040.0)
-        p = _fma(p, r, 1.0 / 720.0)
-        p = _fma(p, r, 1.0 / 120.0)
-        p = _fma(p, r, 1.0 / 24.0)
-        p = _fma(p, r, 1.0 / 6.0)
-        p = _fma(p, r, 0.5)
-        p = _fma(p, r, 1.0)
-        out[i] = _fma(p, r, 1.0)
+        out[i] = _horner(EXP_TAYLOR, r)
         scratch[i] = np.int64(k)
     bits = out.view(np.int64)
     for i in range(n):
@@ -143,17 +146,7 @@ def vlog(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
         e = np.float64(scratch[i])
         s = f / (2.0 + f)
         z = s * s
-        q = 1.0 / 23.0
-        q = _fma(q, z, 1.0 / 21.0)
-        q = _fma(q, z, 1.0 / 19.0)
-        q = _fma(q, z, 1.0 / 17.0)
-        q = _fma(q, z, 1.0 / 15.0)
-        q = _fma(q, z, 1.0 / 13.0)
-        q = _fma(q, z, 1.0 / 11.0)
-        q = _fma(q, z, 1.0 / 9.0)
-        q = _fma(q, z, 1.0 / 7.0)
-        q = _fma(q, z, 1.0 / 5.0)
-        q = _fma(q, z, 1.0 / 3.0)
+        q = _horner(ATANH_SERIES, z)
         half_f2 = 0.5 * f * f
         out[i] = _fma(e, LN2_HI, f - (half_f2 - _fma(s, _fma(z, 2.0 * q, half_f2), e * LN2_LO)))
     for i in range(n):

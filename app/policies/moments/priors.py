@@ -98,8 +98,7 @@ class Stats:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Stats":
-        names = {f.name for f in fields(cls)}
-        unknown = set(data) - names
+        unknown = set(data) - set(_STAT_FIELDS)
         if unknown:
             raise ValueError(f"unknown prior statistics: {sorted(unknown)}")
         out = cls(**{k: float(v) for k, v in data.items()})
@@ -198,7 +197,7 @@ ENGINE_ONLY = frozenset({"sized_arrivals", "arrival_extra_cores"})
 def declared_observations(observations: Any) -> Stats:
     if not isinstance(observations, dict):
         raise InvalidPrior("prior.observations", "must be an object")
-    names = {f.name for f in fields(Stats)} - ENGINE_ONLY
+    names = set(_STAT_FIELDS) - ENGINE_ONLY
     unknown = set(observations) - names
     if unknown:
         raise InvalidPrior("prior.observations", f"unknown statistics {sorted(unknown)}")
