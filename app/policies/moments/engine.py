@@ -22,7 +22,7 @@ from app.policies.moments.formulas import Belief, Grid, horizon_label
 
 # The compiled moments: what the engine caches, persists and rebuilds must come from one
 # implementation (formulas.py is the reference it is tested against).
-from app.policies.moments.kernel import NotFinite, moments, moments_each
+from app.policies.moments.kernel import ROUNDING, NotFinite, moments, moments_each
 from app.policies.moments.learning import REPRIOR_PER_ADMIT, PopulationLearner
 from app.policies.moments.priors import (
     POPULATION_DELTA,
@@ -532,6 +532,7 @@ class MomentEngine:
     def to_state(self) -> dict[str, Any]:
         return {
             "version": 1,
+            "kernel": ROUNDING,
             "config": {
                 "capacity": self.capacity,
                 "policy": self.policy,
@@ -608,4 +609,9 @@ class MomentEngine:
         eng._rotation = deque(state["rotation"])
         eng._tot_e = np.array(state["totals"][0], dtype=float).reshape(eng.grid.shape)
         eng._tot_v = np.array(state["totals"][1], dtype=float).reshape(eng.grid.shape)
+        if state.get("kernel", ROUNDING) != ROUNDING:
+            # Saved by a kernel that rounds differently: the caches above are this kernel's,
+            # and totals that still hold the other's would carry the difference until the
+            # next re-sum. (A state without a stamp is from before it: kept verbatim, as then.)
+            eng._resum()
         return eng

@@ -38,6 +38,11 @@ from numba.core.extending import intrinsic
 from app.policies.moments.formulas import Belief, Grid
 
 _EXP_ZERO = -746.0  # math.exp of anything at or below is 0.0
+# Which rounding the moments below have: bump it with any change that alters a single bit of
+# them. The engine stamps its states with it, and a state stamped by another kernel re-sums
+# its totals from the caches this one rebuilds (engine.from_state). 1: the thirteenth
+# session's vectorised exp and log with explicit fused multiply-adds.
+ROUNDING = 1
 
 
 def _jit(f):  # type: ignore[no-untyped-def]

@@ -186,3 +186,34 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
     assert restored.arrival_size_evidence is sized
     assert play(restored, log[half:]) == play(twin, log[half:])
     assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
+
+
+def test_a_state_from_a_kernel_that_rounds_otherwise_resums_its_totals() -> None:
+    """engine.from_state: totals are kept verbatim from a state of this kernel (or of one from
+    before the stamp), and re-summed from the rebuilt caches when the state says another
+    kernel's rounding made them (kernel.ROUNDING)."""
+    import numpy as np
+
+    from app.policies.moments.kernel import ROUNDING
+
+    e = eng("second_moment", threshold=0.5)
+    for i in range(6):
+        e.admit(f"d{i}", 1 + i, float(i))
+        e.scale_out(f"d{i}", 2, float(i) + 0.5)
+    e.admit("flush", 1, 7.0, dry_run=True)
+    state = json.loads(json.dumps(e.to_state()))
+    assert state["kernel"] == ROUNDING
+    # Totals as an older kernel might have left them: a rounding's worth off the caches' sum.
+    state["totals"] = [[[x * (1 + 1e-15) for x in row] for row in part] for part in state["totals"]]
+    for stamp in (ROUNDING, None):
+        old = dict(state)
+        if stamp is None:
+            del old["kernel"]
+        kept = MomentEngine.from_state(old)
+        assert kept._tot_e.tolist() == state["totals"][0] and kept._tot_v.tolist() == state["totals"][1]
+    other = MomentEngine.from_state({**state, "kernel": ROUNDING + 1})
+    resummed = copy.deepcopy(other)
+    resummed._resum()
+    assert np.array_equal(other._tot_e, resummed._tot_e) and np.array_equal(other._tot_v, resummed._tot_v)
+    assert other._tot_e.tolist() != state["totals"][0]
+    assert np.allclose(other._tot_e, e._tot_e, rtol=1e-14, atol=0)
