@@ -41,11 +41,13 @@ def test_batch_rows_are_the_reference_to_a_few_ulps(items, grid) -> None:  # typ
         # Not bit for bit: numpy's SIMD loops may round an entry one ulp apart between the
         # batch's (k, rows, n) arrays and the reference's (rows, n) (seen on 4 entries of
         # μ ~ Γ(1, 1.05) at 24 h / 1 year × 120, under numpy 2.3.5 and 2.4.6 alike, after
-        # many sessions of passing runs). The engine decides with kernel.py, not with this;
-        # golden_decisions below pins whole lives' decisions.
-        assert ulps(e[i], e0) <= 4 and ulps(v[i], v0) <= 4
+        # many sessions of passing runs; 7 ulps on a machine with AVX-512 FP16, fourteenth
+        # session, at μ ~ Γ(2, 1.05), 24 h × 37 steps: a running sum, rounded in another
+        # order). The engine decides with kernel.py, not with this; golden_decisions below
+        # pins whole lives' decisions.
+        assert ulps(e[i], e0) <= 16 and ulps(v[i], v0) <= 16
         e1, v1 = moments(c, b, grid)  # and alone, as the engine's newcomer path computes it
-        assert ulps(e1, e0) <= 4 and ulps(v1, v0) <= 4
+        assert ulps(e1, e0) <= 16 and ulps(v1, v0) <= 16
     e_only, zeros = moments_batch([c for c, _ in items], [b for _, b in items], grid, variance=False)
     assert np.array_equal(e_only, e) and not zeros.any()  # the first moment's path: same E
 
