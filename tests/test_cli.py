@@ -198,6 +198,20 @@ def test_simulate_moment_says_what_it_runs_and_how_to_read_it(capsys):
     json.loads(capsys.readouterr().out)
 
 
+def test_simulate_moment_takes_a_cautious_start_as_a_declaration_would(capsys):
+    args = ["simulate", "moment", "--years", "0.2", "--capacity", "2000", "--policies",
+            "first_moment", "--json"]
+    assert main(args) == 0
+    plain = json.loads(capsys.readouterr().out)["results"][0]
+    assert main([*args, "--cautious-growth", "2"]) == 0
+    cautious = json.loads(capsys.readouterr().out)["results"][0]
+    assert (cautious["admitted"], cautious["utilization"]) != (plain["admitted"], plain["utilization"])
+    assert main([*args[:-1], "--cautious-growth", "2"]) == 0
+    assert "cautious start λ ×2" in capsys.readouterr().out.replace("\n", " ")
+    with pytest.raises(SystemExit, match="growth factor"):
+        main([*args, "--cautious-growth", "0.5"])
+
+
 def test_serve_and_keys_name_the_database_the_same_way(env_database, tmp_path, monkeypatch,
                                                        capsys):
     """The line an operator compares when the server answers 401 to a fresh key."""

@@ -46,6 +46,7 @@ def test_only_capacity_and_sla_gives_a_derived_threshold_stored_and_shown(client
         else:
             assert learner["learnt"] is False and learner["adoptions"] == []
             assert learner["prior"]["lambda"] == [0.4907, 0.4496]
+            assert learner["cautious_lambda_factor"] is None  # opt-in
 
 
 def fill(client, cid, size, count):
@@ -307,3 +308,42 @@ def test_a_malformed_growth_ladder_is_422(client, ladder):
     derivation = {"source": "declared", "bounds": [0.001, 0.1], "by_growth": ladder}
     assert_problem(create(client, 2000, "second_moment", threshold=0.1, derivation=derivation), 422)
     assert client.get("/v1/clusters").json()["items"] == []
+
+
+def test_a_cautious_start_is_declared_shown_and_survives_a_restart(client, app):
+    """policy.cautious_growth: 1 (off) unless declared, stored in the declaration; above 1
+    without the learner is 422 (nothing would end it);
+    a deployment admitted while cautious is believed to grow × 3 here, and a restarted service
+    shows the same state."""
+    zeroth = create(client, 2000, "threshold", name="zeroth").json()
+    assert zeroth["policy"]["cautious_growth"] == 1.0
+    plain = create(client, 2000, "first_moment", name="plain").json()
+    assert plain["policy"]["cautious_growth"] == 1.0
+    three = create(client, 2000, "first_moment", name="three", cautious_growth=3).json()
+    assert three["policy"]["cautious_growth"] == 3.0
+    state = {n: client.get(f"/v1/clusters/{c['id']}/state").json() for n, c in
+             (("plain", plain), ("three", three))}
+    assert state["plain"]["population_prior"]["cautious_lambda_factor"] is None
+    assert state["three"]["population_prior"]["cautious_lambda_factor"] == 3.0
+    # The threshold is the declared one either way (the ladder stays at step 1 while cautious).
+    assert state["three"]["threshold"] == state["plain"]["threshold"]
+    assert state["three"]["growth_ladder"]["factor"] == 1.0
+    lam = {}
+    for name, c in (("plain", plain), ("three", three)):
+        r = client.post(f"/v1/clusters/{c['id']}/deployments",
+                        json={"event_id": "a", "deployment_id": "a", "cores": 1, "at": 0.0})
+        assert r.status_code == 200 and r.json()["decision"] == "admitted", r.text
+        lam[name] = client.get(f"/v1/clusters/{c['id']}/deployments/a").json()["posterior"]["lambda"]
+    assert lam["three"]["mean"] == pytest.approx(3 * lam["plain"]["mean"], rel=1e-9)
+    before = client.get(f"/v1/clusters/{three['id']}/state").json()
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{three['id']}/state").json() == before
+    n = len(client.get("/v1/clusters").json()["items"])
+    for bad in ({"kind": "first_moment", "learn_prior": False, "cautious_growth": 2},
+                {"kind": "threshold", "cautious_growth": 2},
+                {"kind": "second_moment", "cautious_growth": 0.5},
+                {"kind": "second_moment", "cautious_growth": 101}):
+        r = client.post("/v1/clusters", json={"name": "bad", "capacity_cores": 2000, "sla": 1e-4,
+                                              "policy": bad})
+        assert_problem(r, 422)
+    assert len(client.get("/v1/clusters").json()["items"]) == n

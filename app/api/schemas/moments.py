@@ -116,6 +116,18 @@ class MomentPolicy(StrictModel):
                           "Table 1's only when the evidence rejects it at 99.9%, and never "
                           "towards less demand): a leading signal where the failure-rate loop "
                           "lags. false keeps Table 1's prior (the paper). See docs/moments.md.")
+    cautious_growth: float = Field(
+        1.0, ge=1.0, le=100.0, allow_inf_nan=False,
+        description="A cautious start (opt-in): until this cluster's own deployments tell (the "
+                    "learnt prior's likelihood-ratio test rejects either this growth or the "
+                    "declared prior), believe they scale out this many times as fast (λ) as "
+                    "the population prior says, at the declared threshold; then the learnt "
+                    "prior (and its growth-ladder step) takes over. It guards against "
+                    "deployments admitted before there is evidence, at some utilisation: "
+                    "measured at 2 it removed the one failing life under growth × 2 at 2,000 "
+                    "cores (first moment) and did not change the failure rate at 5,000 "
+                    "(second moment), docs/moments.md. 1 (the default) turns it off; above 1 "
+                    "needs learn_prior and a first_moment or second_moment kind.")
     arrival_size_evidence: bool = Field(
         False, description="Count each arriving deployment's size as one observation of its "
                            "scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): "
@@ -150,6 +162,10 @@ class MomentClusterCreate(StrictModel):
         """Fill in the threshold the SLA implies (stored with the cluster, so a later change of
         the table never changes an existing cluster's decisions), or check a declared one."""
         p = self.policy
+        if p.cautious_growth > 1.0 and not (p.learn_prior and p.kind != "threshold"):
+            raise ValueError("policy.cautious_growth above 1 needs a cluster that learns its "
+                             "prior (learn_prior true, a first_moment or second_moment kind): "
+                             "without the learner nothing would ever end the cautious start")
         threshold, derivation = declared_threshold(
             p.kind, self.capacity_cores, self.sla, p.threshold,
             None if p.derivation is None else p.derivation.model_dump(exclude_none=True),

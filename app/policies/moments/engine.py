@@ -23,7 +23,11 @@ from app.policies.moments.formulas import Belief, Grid, horizon_label
 # The compiled moments: what the engine caches, persists and rebuilds must come from one
 # implementation (formulas.py is the reference it is tested against).
 from app.policies.moments.kernel import ROUNDING, NotFinite, moments, moments_each
-from app.policies.moments.learning import REPRIOR_PER_ADMIT, PopulationLearner
+from app.policies.moments.learning import (
+    MAX_FACTOR,
+    REPRIOR_PER_ADMIT,
+    PopulationLearner,
+)
 from app.policies.moments.priors import (
     POPULATION_DELTA,
     POPULATION_NU,
@@ -285,25 +289,46 @@ class MomentEngine:
             d = self.deployments.get(key)
             if frozen is None and d is not None and d.alive:
                 live[key] = _exposed(d, at).stats  # exposure up to now, as the moments see it
+        before = learner.prior
         new = learner.estimate(live, at, self.delta, self.nu)
         if new is None:
             return
         # Every live deployment on the population prior goes (back) in the queue, so one still
-        # waiting from an earlier adoption would otherwise be recomputed twice.
-        self._reprior.clear()
-        for d in self.deployments.values():
-            if d.alive and d.population:
-                d.prior = new
-                self._reprior.append(d.id)
+        # waiting from an earlier adoption would otherwise be recomputed twice. (A cautious
+        # start can end on the prior it held: then there is nothing to recompute.)
+        if new != before:
+            self._reprior.clear()
+            for d in self.deployments.values():
+                if d.alive and d.population:
+                    d.prior = new
+                    self._reprior.append(d.id)
         if self.ladder is not None:
             self._climb(new, learner.declared)
+
+    def start_cautious(self, factor: float) -> bool:
+        """Believe λ × `factor` at the declared threshold until the cluster's own deployments
+        tell (learning.py, ``start_cautious``); then the ordinary learner and the ladder take
+        over. Only before the first event, and only for a cluster that learns its prior (False
+        otherwise: it starts as declared)."""
+        learner = self.learner
+        if learner is None or factor == 1.0:
+            return False
+        if not 1.0 < factor <= MAX_FACTOR:
+            raise errors.MomentsError("policy", f"a cautious start's growth factor must lie in (1, {MAX_FACTOR:g}]")
+        if self.now != 0.0 or self.deployments or learner.learnt is not None:
+            raise errors.MomentsError("policy", "a cautious start is only possible before the first event")
+        learner.start_cautious(factor)
+        return True
 
     def _climb(self, new: Prior, declared: Prior) -> None:
         """Move to the ladder's threshold for the adopted prior: the threshold (and the loop's
         bounds, so what the loop tightened stays tightened) scale by the ratio of the two."""
         ladder = self.ladder
         assert ladder is not None
-        k, value = ladder.target(_mean(new.lam) / _mean(declared.lam), _mean(new.mu) / _mean(declared.mu))
+        # A cautious start's λ is assumed, not learnt: the ladder stays at step 1 until it ends.
+        assumed = self.learner is not None and self.learner.cautious is not None
+        lam_factor = 1.0 if assumed else _mean(new.lam) / _mean(declared.lam)
+        k, value = ladder.target(lam_factor, _mean(new.mu) / _mean(declared.mu))
         ratio = value / ladder.in_use()
         ladder.factor, ladder.threshold = k, value
         if ratio == 1.0:

@@ -39,6 +39,8 @@ class MomentFamily(FamilyEngine[MomentEngine]):
                               else Prior.from_dict(policy["population_prior"]))
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         engine.ladder = ladder_for(policy, engine.threshold)
+        # Declarations from before the cautious start have no key: they start as declared.
+        engine.start_cautious(policy.get("cautious_growth") or 1.0)
         return cls(engine, spec)
 
     @classmethod

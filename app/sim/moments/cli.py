@@ -91,6 +91,9 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
     p.add_argument("--growth", type=float, default=1.0,
                    help="true scale-out rate ÷ the priors' (2: deployments grow twice as fast "
                         "as the engine believes)")
+    p.add_argument("--cautious-growth", type=float, default=1.0,
+                   help="believe λ × this until the cluster's deployments tell, as a cluster "
+                        "declared with policy.cautious_growth does (default 1: off)")
     p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_simulate)
     return p
@@ -112,7 +115,8 @@ def run_simulate(args: argparse.Namespace) -> int:
                                      closed_loop=not args.open_loop, steps=args.steps,
                                      learn=not args.fixed_prior,
                                      arrival_size_evidence=args.arrival_size_evidence,
-                                     population_prior=args.population_prior)
+                                     population_prior=args.population_prior,
+                                     cautious_growth=args.cautious_growth)
                    for p in _policies(args.policies)}
     except ValueError as exc:
         raise SystemExit(f"headroom simulate moment: {exc}") from exc
@@ -135,6 +139,7 @@ def run_simulate(args: argparse.Namespace) -> int:
             f"{args.observations} prior observations each; SLA τ = {args.sla:g}, "
             f"{'open' if args.open_loop else 'closed'} loop, "
             f"{'fixed' if args.fixed_prior else 'learnt'} population prior"
+            f"{f', cautious start λ ×{args.cautious_growth:g}' if args.cautious_growth > 1 else ''}"
             f"{', arrival sizes counted as σ evidence' if args.arrival_size_evidence else ''}; "
             f"policies {', '.join(r['policy'] for r in results)}, seed {args.seed}.", 92)
             + "\n")

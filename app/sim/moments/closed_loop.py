@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from app.policies.moments.formulas import DEFAULT_STEPS
+from app.policies.moments.learning import CAUTIOUS_GROWTH
 from app.policies.moments.priors import Prior
 from app.policies.moments.sla import (
     declared_threshold,
@@ -67,9 +68,12 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
 # the threshold stays Table 1's whatever prior is learnt); "oracle" the paper's engine told the
 # truth (λ's prior mean × growth) at the same threshold; "oracle_ladder" told the truth and
 # given the threshold calibrated for that growth (the table's by_growth step at or below it).
+# "service_cautious" is the service with a cautious start (learning.py: it believes λ ×
+# CAUTIOUS_GROWTH at the declared threshold until its deployments tell).
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
+               "service_cautious": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 
 
@@ -78,7 +82,8 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
     measure_from, sized = job[10], job[11]
     closed, learn, ladder, told = CONTROLLERS[name]
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
-                         learn=learn, arrival_size_evidence=sized, ladder=ladder)
+                         learn=learn, arrival_size_evidence=sized, ladder=ladder,
+                         cautious_growth=CAUTIOUS_GROWTH if name == "service_cautious" else 1.0)
     if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
@@ -91,6 +96,7 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
                    growth=growth, measure_from=measure_from, arrival_size_evidence=sized)
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
     out["ladder"] = None if eng.ladder is None else eng.ladder.to_dict()
+    out["cautious_at_end"] = None if eng.learner is None else eng.learner.cautious
     return out
 
 
@@ -126,6 +132,12 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
                 f"{ads[0]['mean_factor']['lambda']:.2f}), last ×{ads[-1]['mean_factor']['lambda']:.2f}")
             if r["ladder"] is not None:
                 learnt += f", ladder step ×{r['ladder']['factor']:g}"
+            ended = [a for a in ads if a.get("ended_cautious_start")]
+            if ended:
+                learnt += (f", cautious start ended ({ended[0]['ended_cautious_start']}) at "
+                           f"{ended[0]['at']:.0f} h")
+            elif r.get("cautious_at_end"):
+                learnt += f", still cautious (λ ×{r['cautious_at_end']:g})"
             print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
                   f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "
                   f"{r['threshold']:.4g}{learnt}", file=sys.stderr, flush=True)

@@ -35,7 +35,7 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
                    steps: int = DEFAULT_STEPS, learn: bool = True,
                    arrival_size_evidence: bool = False,
                    population_prior: dict[str, Any] | None = None,
-                   ladder: bool = True) -> MomentEngine:
+                   ladder: bool = True, cautious_growth: float = 1.0) -> MomentEngine:
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
                                   arrival_size_evidence, population_prior)
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
@@ -44,6 +44,7 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     if ladder:
         engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)
+    engine.start_cautious(cautious_growth)
     return engine
 
 

@@ -211,3 +211,70 @@ def test_without_a_threshold_every_cell_starts_from_the_table_and_the_oracle_fro
     finals = {k: c["final_thresholds"] for k, c in res["cells"].items()}
     assert finals == {"growth=2 paper": [table], "growth=2 oracle": [table],
                       "growth=2 oracle_ladder": [5.0]}
+
+
+def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -> None:
+    """engine.start_cautious: from the first event the engine believes λ × 2 at the declared
+    threshold. Deployments that grow as declared end it (slower: the
+    declared prior, step 1); deployments that grow × 3 end it the other way (faster: the
+    learnt prior, and the ladder climbs). Until it ends the threshold is the declared one. A
+    restored engine goes on as the original, the end included."""
+    import pytest
+
+    from app.policies.moments import errors
+    from app.policies.moments.sla import GrowthLadder
+
+    t1, t2 = 0.3 * CAPACITY, 0.4 * CAPACITY
+    steps = [(1.0, t1), (2.0, t2)]
+
+    def engine(steps: list[tuple[float, float]]) -> MomentEngine:
+        eng = service_engine("first_moment", CAPACITY, 1e-3, t1, closed_loop=False, learn=True)
+        eng.ladder = GrowthLadder(list(steps))
+        return eng
+
+    # Nothing to start where nothing is learnt, or at factor 1; no factor below 1.
+    fixed = service_engine("first_moment", CAPACITY, 1e-3, t1, closed_loop=False, learn=False)
+    assert fixed.start_cautious(2.0) is False and engine(steps).start_cautious(1.0) is False
+    with pytest.raises(errors.MomentsError):
+        engine(steps).start_cautious(0.5)
+    declared = engine([]).population_prior
+    ends = {}
+    for growth in (1.0, 3.0):
+        rec = Recorder(engine(steps))
+        assert rec.engine.start_cautious(2.0) is True
+        assert rec.engine.population_prior.lam == (declared.lam[0], declared.lam[1] / 2)
+        simulate("first_moment", CAPACITY, 2 * YEARS, RATE, 0, 1, engine=rec,  # type: ignore[arg-type]
+                 growth=growth)
+        with pytest.raises(errors.MomentsError):
+            rec.engine.start_cautious(2.0)  # only before the first event
+        # Replayed call by call: the declared threshold and the held belief until the end;
+        # restored from a state taken halfway there, the same answers and the same state.
+        eng = engine(steps)
+        eng.start_cautious(2.0)
+        state, answers = None, []
+        for i, (name, args, kwargs) in enumerate(rec.calls):
+            answers.append(getattr(eng, name)(*args, **kwargs))
+            if eng.learner.cautious is not None:
+                assert eng.threshold == t1 and eng.ladder.factor == 1.0
+                assert eng.population_prior.lam[1] == declared.lam[1] / 2
+                cut = i + 1
+        ended = [a for a in eng.learner.adoptions if a.get("ended_cautious_start")]
+        assert len(ended) == 1 and eng.learner.cautious is None
+        ends[growth] = ended[0], eng
+        cut //= 2
+        replay = engine(steps)
+        replay.start_cautious(2.0)
+        for name, args, kwargs in rec.calls[:cut]:
+            getattr(replay, name)(*args, **kwargs)
+        state = json.loads(json.dumps(replay.to_state()))
+        assert state["learner"]["cautious"] == 2.0
+        restored = MomentEngine.from_state(state)
+        for (name, args, kwargs), answer in zip(rec.calls[cut:], answers[cut:]):
+            assert getattr(restored, name)(*args, **kwargs) == answer
+        assert restored.to_state() == eng.to_state()
+    slower, right = ends[1.0]
+    assert slower["ended_cautious_start"] == "slower"
+    assert right.population_prior.lam == declared.lam and right.threshold == t1
+    faster, grew = ends[3.0]
+    assert faster["ended_cautious_start"] == "faster" and faster["mean_factor"]["lambda"] >= 2.0
+    assert grew.ladder.factor == 2.0 and grew.threshold == t2

@@ -95,3 +95,44 @@ def test_a_second_adoption_queues_each_deployment_once(monkeypatch) -> None:  # 
     for t in range(30):
         eng.admit(f"y{t}", 1, at=22.0 + t)
     assert not eng._reprior
+
+
+def test_a_cautious_start_holds_its_growth_until_the_evidence_tells() -> None:
+    """learning.PopulationLearner._hold: λ × 2 is believed from the start and held while the
+    evidence cannot tell × 1 from × 2; it ends, handing over to the ordinary rule, when the
+    evidence rejects × 2 for slower growth or the declared prior for faster."""
+    from app.policies.moments.learning import PopulationLearner
+    from app.policies.moments.priors import Prior
+
+    rng = np.random.default_rng(11)
+    declared = Prior()
+    shape, rate = declared.lam
+    held = rate / 2
+
+    def hold(truth_rate: float, n: int) -> tuple[PopulationLearner, float, float, str | None]:
+        learner = PopulationLearner(declared)
+        start = learner.start_cautious(2.0)
+        assert start.lam == (shape, held) and start.mu == declared.mu and learner.prior == start
+        k, x = negative_binomial(rng, shape, truth_rate, n)
+        ordinary, lr = _choose(shape, held, rate, k, x, demand=+1)  # what estimate() passes
+        return learner, ordinary, *learner._hold(ordinary, lr, k, x)
+
+    # Too little evidence to tell × 1 from × 2: held, whatever the ordinary rule chose.
+    learner, ordinary, used, ended = hold(rate, 5)
+    assert (used, ended) == (held, None) and learner.cautious == 2.0 and ordinary == rate
+    # Deployments that grow as declared: ended (slower), the ordinary rule's declared rate.
+    learner, ordinary, used, ended = hold(rate, 3000)
+    assert (used, ended) == (rate, "slower") and learner.cautious is None
+    assert learner.last_lr["lambda_cautious"] > LR_CRITICAL
+    # Deployments that grow × 4: ended (faster), at the ordinary rule's point estimate.
+    learner, ordinary, used, ended = hold(rate / 4, 3000)
+    assert ended == "faster" and used == ordinary and 3.0 < rate / used < 5.3
+    # Deployments that grow × 2: the declared prior is rejected, so it ends too (the ladder
+    # may then climb to × 2's step), at the rate held (within ×1.1 of the point estimate).
+    learner, ordinary, used, ended = hold(held, 3000)
+    assert ended == "faster" and used == held and learner.last_lr["lambda_cautious"] < LR_CRITICAL
+    # The held factor is state: a learner rebuilt from its dict holds the same.
+    again = PopulationLearner(declared)
+    again.start_cautious(2.0)
+    assert PopulationLearner.from_dict(again.to_dict()).cautious == 2.0
+    assert PopulationLearner.from_dict(learner.to_dict()).cautious is None
