@@ -342,8 +342,12 @@ def test_a_cautious_start_is_declared_shown_and_survives_a_restart(client, app):
     for bad in ({"kind": "first_moment", "learn_prior": False, "cautious_growth": 2},
                 {"kind": "threshold", "cautious_growth": 2},
                 {"kind": "second_moment", "cautious_growth": 0.5},
-                {"kind": "second_moment", "cautious_growth": 101}):
+                {"kind": "second_moment", "cautious_growth": 101},
+                # Believing λ × 2 at 2,000 cores' ρ, the second moment refuses a 1-core
+                # deployment into the empty cluster: it would admit nothing, ever.
+                {"kind": "second_moment", "cautious_growth": 2}):
         r = client.post("/v1/clusters", json={"name": "bad", "capacity_cores": 2000, "sla": 1e-4,
                                               "policy": bad})
         assert_problem(r, 422)
+    assert "1-core" in r.text
     assert len(client.get("/v1/clusters").json()["items"]) == n

@@ -7,7 +7,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
-from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
+from app.policies.moments.engine import MomentEngine
+from app.policies.moments.errors import MomentsError
+from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX, Prior
 from app.policies.moments.sla import declared_threshold
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
@@ -124,10 +126,10 @@ class MomentPolicy(StrictModel):
                     "the population prior says, at the declared threshold; then the learnt "
                     "prior (and its growth-ladder step) takes over. It guards against "
                     "deployments admitted before there is evidence, at some utilisation: "
-                    "measured at 2 it removed the one failing life under growth × 2 at 2,000 "
-                    "cores (first moment) and did not change the failure rate at 5,000 "
-                    "(second moment), docs/moments.md. 1 (the default) turns it off; above 1 "
-                    "needs learn_prior and a first_moment or second_moment kind.")
+                    "see docs/moments.md for where it helped and where it did not. 1 (the "
+                    "default) turns it off; above 1 needs learn_prior and a first_moment or "
+                    "second_moment kind, and is refused where the belief would refuse even a "
+                    "1-core deployment into the empty cluster (it would admit nothing, ever).")
     arrival_size_evidence: bool = Field(
         False, description="Count each arriving deployment's size as one observation of its "
                            "scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): "
@@ -172,6 +174,17 @@ class MomentClusterCreate(StrictModel):
             p.arrival_size_evidence,
             None if p.population_prior is None else p.population_prior.model_dump())
         p.threshold, p.derivation = threshold, ThresholdDerivation(**derivation)
+        if p.cautious_growth > 1.0:
+            # What the cluster's engine will do at its first event, done now so that a cautious
+            # start that could never admit anything is refused with the declaration (422).
+            engine = MomentEngine(self.capacity_cores, p.kind, threshold, p.marginal, learn=True,
+                                  arrival_size_evidence=p.arrival_size_evidence,
+                                  population=None if p.population_prior is None
+                                  else Prior.from_dict(p.population_prior.model_dump()))
+            try:
+                engine.start_cautious(p.cautious_growth)
+            except MomentsError as exc:
+                raise ValueError(f"policy.cautious_growth: {exc}") from exc
         return self
 
 

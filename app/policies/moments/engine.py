@@ -318,6 +318,16 @@ class MomentEngine:
         if self.now != 0.0 or self.deployments or learner.learnt is not None:
             raise errors.MomentsError("policy", "a cautious start is only possible before the first event")
         learner.start_cautious(factor)
+        # The smallest arrival into the empty cluster is the easiest admission there will ever
+        # be (totals only grow with deployments): refused now, every arrival on the population
+        # prior is refused for good, no evidence comes, and nothing ends the cautious start.
+        # Measured: the second moment with λ × 2 at 500 and 2,000 cores admitted nothing.
+        if self.admit("cautious-start-probe", 1, self.now, dry_run=True)["decision"] != "admitted":
+            learner.cautious, learner.learnt = None, None
+            raise errors.MomentsError(
+                "policy", f"believing λ × {factor:g}, this cluster would refuse even a 1-core "
+                          "deployment while empty, so it would admit nothing and never learn "
+                          "otherwise: declare a smaller cautious_growth, or none")
         return True
 
     def _climb(self, new: Prior, declared: Prior) -> None:

@@ -237,6 +237,13 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
     assert fixed.start_cautious(2.0) is False and engine(steps).start_cautious(1.0) is False
     with pytest.raises(errors.MomentsError):
         engine(steps).start_cautious(0.5)
+    # A belief under which even a 1-core arrival into the empty cluster is refused would
+    # admit nothing and never learn: refused, and the engine starts as declared.
+    tight = service_engine("first_moment", CAPACITY, 1e-3, 1.0, closed_loop=False, learn=True)
+    with pytest.raises(errors.MomentsError, match="1-core"):
+        tight.start_cautious(2.0)
+    assert tight.learner.cautious is None and tight.learner.learnt is None
+    assert tight.start_cautious(1.0) is False
     declared = engine([]).population_prior
     ends = {}
     for growth in (1.0, 3.0):

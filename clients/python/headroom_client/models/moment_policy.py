@@ -29,9 +29,9 @@ class MomentPolicy:
             learnt prior's likelihood-ratio test rejects either this growth or the declared prior), believe they scale out
             this many times as fast (λ) as the population prior says, at the declared threshold; then the learnt prior (and
             its growth-ladder step) takes over. It guards against deployments admitted before there is evidence, at some
-            utilisation: measured at 2 it removed the one failing life under growth × 2 at 2,000 cores (first moment) and
-            did not change the failure rate at 5,000 (second moment), docs/moments.md. 1 (the default) turns it off; above 1
-            needs learn_prior and a first_moment or second_moment kind. Default: 1.0.
+            utilisation: see docs/moments.md for where it helped and where it did not. 1 (the default) turns it off; above 1
+            needs learn_prior and a first_moment or second_moment kind, and is refused where the belief would refuse even a
+            1-core deployment into the empty cluster (it would admit nothing, ever). Default: 1.0.
         closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
