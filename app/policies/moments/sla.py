@@ -96,7 +96,9 @@ CALIBRATED: dict[str, tuple[tuple[int, float, int, float | None, float | None], 
                       # 2.8e-4). The search's 0.0316 held two (10000+, 11000+: 3.0e-5 and
                       # 5.0e-5, 2.9-3.2x the zeroth's utilisation on the same lives); the
                       # figures here are those two pooled. It is tighter than 2,000's 0.0562,
-                      # so 2,001-9,999 cores get it.
+                      # so 2,001-9,999 cores get it. Fourteenth session: a third importance-
+                      # sampled set held (17000+: 6.3e-5, confidence 0.89, 46.1%) and 48 plain
+                      # fresh lives did not (16000+: 2.1e-4, one life); not pooled here.
                       (5000, 0.0316227766016838, 192, 0.996, 3.9e-5),
                       # Seventh session, 32 runs searched between 5,000's and 20,000's ρ:
                       # 0.0794 failed (1.05e-4), 0.0668 and 0.0728 had no failure.
