@@ -305,11 +305,13 @@ class MomentEngine:
         if self.ladder is not None:
             self._climb(new, learner.declared)
 
-    def start_cautious(self, factor: float) -> bool:
+    def start_cautious(self, factor: float, check: bool = True) -> bool:
         """Believe λ × `factor` at the declared threshold until the cluster's own deployments
         tell (learning.py, ``start_cautious``); then the ordinary learner and the ladder take
         over. Only before the first event, and only for a cluster that learns its prior (False
-        otherwise: it starts as declared)."""
+        otherwise: it starts as declared). check=False skips the empty-cluster probe below:
+        a stored declaration passed it when it was made and must build the same way ever
+        after, whatever a later release's rounding makes of the probe."""
         learner = self.learner
         if learner is None or factor == 1.0:
             return False
@@ -322,7 +324,7 @@ class MomentEngine:
         # be (totals only grow with deployments): refused now, every arrival on the population
         # prior is refused for good, no evidence comes, and nothing ends the cautious start.
         # Measured: the second moment with λ × 2 at 500 and 2,000 cores admitted nothing.
-        if self.admit("cautious-start-probe", 1, self.now, dry_run=True)["decision"] != "admitted":
+        if check and self.admit("cautious-start-probe", 1, self.now, dry_run=True)["decision"] != "admitted":
             learner.cautious, learner.learnt = None, None
             raise errors.MomentsError(
                 "policy", f"believing λ × {factor:g}, this cluster would refuse even a 1-core "

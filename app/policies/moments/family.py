@@ -40,7 +40,8 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         engine.ladder = ladder_for(policy, engine.threshold)
         # Declarations from before the cautious start have no key: they start as declared.
-        engine.start_cautious(policy.get("cautious_growth") or 1.0)
+        # The declaration was checked when it was made (schemas/moments.py).
+        engine.start_cautious(policy.get("cautious_growth") or 1.0, check=False)
         return cls(engine, spec)
 
     @classmethod

@@ -206,6 +206,28 @@ def test_prior_learning_is_off_for_declarations_from_before_it() -> None:
     assert MomentFamily.build(zeroth).engine.learner is None
 
 
+def test_a_stored_cautious_start_builds_as_declared_without_the_creation_probe() -> None:
+    """The empty-cluster probe runs when a cluster is declared (422 there); a stored
+    declaration builds the same way whatever a later release's probe would say, even one
+    whose probe refuses (here a ρ so tight that no 1-core arrival is admitted)."""
+    import pytest
+
+    from app.policies.moments.errors import MomentsError
+    from app.sim.moments.derive import service_engine
+
+    stored = spec("second_moment")
+    stored["policy"].update(learn_prior=True, cautious_growth=2.0, threshold=1e-9,
+                            derivation={"source": "declared", "bounds": [1e-10, 1e-9]})
+    fam = MomentFamily.build(stored)
+    assert fam.engine.learner.cautious == 2.0
+    assert fam.describe()["population_prior"]["cautious_lambda_factor"] == 2.0
+    with pytest.raises(MomentsError, match="1-core"):
+        service_engine("second_moment", 30, 0.05, 1e-9, cautious_growth=2.0)
+    old = spec("second_moment")  # from before the option: no key, no cautious start
+    old["policy"]["learn_prior"] = True
+    assert MomentFamily.build(old).engine.learner.cautious is None
+
+
 def test_arrival_sizes_count_only_where_declared() -> None:
     assert MomentFamily.build(spec("first_moment")).engine.arrival_size_evidence is False
     sized = spec("first_moment")
