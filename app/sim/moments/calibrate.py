@@ -26,11 +26,13 @@ from app.sim.moments.importance import confidence_is, evaluate_is
 from app.sim.moments.runs import lives
 
 
-def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float:
+def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float | None:
+    """None where no run requested a scale-out: a candidate that admits nothing meets τ
+    trivially, and there is no evidence to state a confidence on (it used to print 0.0)."""
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in runs])
     req = np.array([r["scaleout_requests"] for r in runs], dtype=float)
     if req.sum() == 0:
-        return 0.0
+        return None
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, len(runs), (2000, len(runs)))
     pooled = den[idx].sum(1) / np.maximum(req[idx].sum(1), 1.0)

@@ -182,6 +182,7 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
 
 def run_calibrate(args: argparse.Namespace) -> int:
     from app.sim.moments.derive import derive
+    from app.sim.moments.importance import confidence_text
 
     _check_scale(args, "headroom calibrate moment")
     if args.runs < 1 or args.iterations < 1:
@@ -202,7 +203,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         return 0
     print(f"{res['policy'] and res['policy']['kind'] or args.policy}: threshold "
           f"{res['threshold']:.5g}, failure rate {res['failure_rate']:.3g} (SLA {res['sla']:g}), "
-          f"utilization {res['utilization']:.1%}, confidence SLA holds {res['confidence']:.2f} "
+          f"utilization {res['utilization']:.1%}, confidence SLA holds {confidence_text(res['confidence'])} "
           f"over {res['runs']} runs")
     if res["policy"] is None:
         print("no candidate met the SLA: nothing safe to declare at this capacity and load")

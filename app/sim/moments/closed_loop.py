@@ -37,6 +37,7 @@ from app.policies.moments.sla import (
 )
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import default_arrival_rate, service_engine
+from app.sim.moments.importance import confidence_text
 from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
@@ -221,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, c in res["cells"].items():
         print(f"{k:<18} fail {c['failure_rate']:.2e} [{c['wilson95'][0]:.1e}, "
               f"{c['wilson95'][1]:.1e}] ({c['denied']}/{c['requests']}), confidence "
-              f"{c['confidence_sla_holds']:.2f}, util {c['utilization']:.3f} ± "
+              f"{confidence_text(c['confidence_sla_holds'])}, util {c['utilization']:.3f} ± "
               f"{c['utilization_se']:.3f}; from year {a.measure_from:g}: "
               f"{c['late_failure_rate']:.2e} ({c['late_denied']}/{c['late_requests']})")
     if a.json:

@@ -155,11 +155,19 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
     }
 
 
-def confidence_is(res: dict[str, Any], sla: float, seed: int = 0, draws: int = 2000) -> float:
+def confidence_text(value: float | None, digits: int = 2) -> str:
+    """A confidence as printed: "n/a" where no scale-out was requested (nothing to judge by)."""
+    return "n/a (no scale-out requested)" if value is None else f"{value:.{digits}f}"
+
+
+def confidence_is(res: dict[str, Any], sla: float, seed: int = 0, draws: int = 2000) -> float | None:
     """Share of stratified bootstrap resamples (runs resampled within their bucket, weighted
-    back) whose failure rate is ≤ sla: the importance-sampled analogue of calibrate.confidence."""
+    back) whose failure rate is ≤ sla: the importance-sampled analogue of calibrate.confidence.
+    None where no life requested a scale-out."""
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in res["runs"]])
     req = np.array([r["scaleout_requests"] for r in res["runs"]], dtype=float)
+    if req.sum() == 0:
+        return None
     bucket = np.array(res["bucket"])
     probs = res["buckets"]["probs"]
     rng = np.random.default_rng(seed)
@@ -235,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{args.policy} threshold {args.threshold:g} at {args.capacity} cores: weighted failure rate "
           f"{res['failure_rate']:.3g}, P(a life fails) {res['p_run_fails']:.3f}, utilisation "
           f"{res['utilization']:.1%} ± {res['utilization_se']:.1%}, confidence τ={args.sla:g} holds "
-          f"{confidence_is(res, args.sla, args.seed):.3f}")
+          f"{confidence_text(confidence_is(res, args.sla, args.seed), 3)}")
     for i, prob in enumerate(res["buckets"]["probs"]):
         sel = bucket == i
         seeds = [res["runs"][k]["seed"] for k in np.flatnonzero(sel & (failed > 0))]

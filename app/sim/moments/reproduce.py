@@ -17,6 +17,7 @@ from typing import Any
 
 from app.sim.moments import paper_scale
 from app.sim.moments.calibrate import calibrate, evaluate
+from app.sim.moments.importance import confidence_text
 
 PAPER_TABLE2 = {"threshold": ("t = 8,864", 50.45), "first_moment": ("t = 14,223", 66.19), "second_moment": ("ρ = 0.112", 67.32)}
 # Fig. 1 values the text states; the others are only drawn in the figure.
@@ -101,7 +102,7 @@ def render(res: dict[str, Any], quick: bool) -> str:
     for policy, (pt, pu) in PAPER_TABLE2.items():
         r = res["table2"][policy]
         lines.append(f"| {policy} | {pt} | {pu:.2f}% | {_thr(policy, r['threshold'], cap)} | "
-                     f"{r['utilization']:.1%} (±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {r['confidence']:.2f} |")
+                     f"{r['utilization']:.1%} (±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {confidence_text(r['confidence'])} |")
     lines += [
         "",
         f"Accept-all upper bound: paper {PAPER_UPPER}%; here {res['accept_all']['utilization']:.1%} "
@@ -116,7 +117,7 @@ def render(res: dict[str, Any], quick: bool) -> str:
         policy, k = key.split("/")
         paper = PAPER_FIG1.get((policy, int(k)))
         lines.append(f"| {policy} | {k} | {'%.1f%%' % paper if paper else 'figure only'} | {_thr(policy, r['threshold'], cap)} | "
-                     f"{r['utilization']:.1%} (±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {r['confidence']:.2f} |")
+                     f"{r['utilization']:.1%} (±{1.96 * r['utilization_se']:.1%}) | {r['failure_rate']:.2e} | {confidence_text(r['confidence'])} |")
     lines += [
         "",
         "## Findings at this scale",

@@ -65,6 +65,19 @@ def test_confidence_respects_sample_size() -> None:
     assert confidence(few, 1e-4) < 0.5 < 0.9 < confidence(many, 1e-4)
 
 
+def test_no_scale_out_requested_states_no_confidence() -> None:
+    """A candidate that admits nothing meets τ trivially: no evidence, so no confidence (it
+    printed 0.00, which reads as "certainly fails")."""
+    from app.sim.moments.importance import confidence_is, confidence_text
+
+    idle = [{"scaleout_failure_rate": 0.0, "scaleout_requests": 0}] * 4
+    assert confidence(idle, 1e-4) is None
+    weighted = {"runs": idle, "bucket": [0, 0, 1, 1], "buckets": {"probs": [0.9, 0.1]}}
+    assert confidence_is(weighted, 1e-4) is None
+    assert confidence_text(None).startswith("n/a") and confidence_text(0.5) == "0.50"
+    assert confidence_text(0.98765, 3) == "0.988"
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd")
