@@ -76,6 +76,9 @@ CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, Fals
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
+# Run unless --controllers says otherwise: all but the cautious start, which is opt-in in the
+# service too (and refused where it would admit nothing).
+DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS if name != "service_cautious")
 
 
 def _life(job: tuple[Any, ...]) -> dict[str, Any]:
@@ -104,7 +107,7 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
 def compare(policy: str, capacity: int, sla: float, threshold: float | None, runs: int,
             years: float = 3.0, growth: float = 2.0, steps: int = DEFAULT_STEPS,
             arrival_rate: float | None = None, measure_from: float = 0.0,
-            progress: bool = False, controllers: tuple[str, ...] = tuple(CONTROLLERS),
+            progress: bool = False, controllers: tuple[str, ...] = DEFAULT_CONTROLLERS,
             workers: int = 1, seed: int = 0, right_prior: bool = True,
             arrival_size_evidence: bool = False) -> dict[str, Any]:
     """Every seed under every controller at growth 1 and `growth`, with common random
@@ -112,6 +115,9 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
     leaves out the growth-1 cells (when the right-prior check ran apart, as a calibration's
     fresh-seed check does, they would cost as much again and say nothing new)."""
     rate = arrival_rate or default_arrival_rate(capacity)
+    if "service_cautious" in controllers:  # refused as the service refuses it: before any life
+        service_engine(policy, capacity, sla, threshold, arrival_size_evidence=arrival_size_evidence,
+                       cautious_growth=CAUTIOUS_GROWTH)
     jobs, keys = [], []
     # growth = 1 asks for the right prior only: one cell, not the same seeds counted twice.
     growths = (1.0, growth) if right_prior else (growth,)
@@ -203,8 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--steps", type=int, default=DEFAULT_STEPS)
     p.add_argument("--measure-from", type=float, default=0.0,
                    help="years after which failures are also reported apart (the loop learnt)")
-    p.add_argument("--controllers", default=",".join(CONTROLLERS),
-                   help=f"comma list of {', '.join(CONTROLLERS)}")
+    p.add_argument("--controllers", default=",".join(DEFAULT_CONTROLLERS),
+                   help=f"comma list of {', '.join(CONTROLLERS)} (default: all but "
+                        "service_cautious)")
     p.add_argument("--workers", type=int, default=1, help="local processes (-1: every core)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--skip-right-prior", action="store_true",
@@ -214,11 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--plot", help="PNG path")
     p.add_argument("--json", help="write the result here")
     a = p.parse_args(argv)
-    res = compare(a.policy, a.capacity, a.sla, a.threshold, a.runs, a.years, a.growth, a.steps,
-                  measure_from=a.measure_from, progress=True,
-                  controllers=tuple(a.controllers.split(",")), workers=a.workers, seed=a.seed,
-                  right_prior=not a.skip_right_prior,
-                  arrival_size_evidence=a.arrival_size_evidence)
+    unknown = set(a.controllers.split(",")) - set(CONTROLLERS)
+    if unknown:
+        p.error(f"unknown controllers: {', '.join(sorted(unknown))}")
+    try:
+        res = compare(a.policy, a.capacity, a.sla, a.threshold, a.runs, a.years, a.growth,
+                      a.steps, measure_from=a.measure_from, progress=True,
+                      controllers=tuple(a.controllers.split(",")), workers=a.workers,
+                      seed=a.seed, right_prior=not a.skip_right_prior,
+                      arrival_size_evidence=a.arrival_size_evidence)
+    except ValueError as exc:  # a declaration the service would refuse (422 there)
+        p.error(str(exc))
     for k, c in res["cells"].items():
         print(f"{k:<18} fail {c['failure_rate']:.2e} [{c['wilson95'][0]:.1e}, "
               f"{c['wilson95'][1]:.1e}] ({c['denied']}/{c['requests']}), confidence "

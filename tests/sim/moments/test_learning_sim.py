@@ -285,3 +285,23 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
     faster, grew = ends[3.0]
     assert faster["ended_cautious_start"] == "faster" and faster["mean_factor"]["lambda"] >= 2.0
     assert grew.ladder.factor == 2.0 and grew.threshold == t2
+
+
+def test_the_comparison_runs_a_cautious_start_only_when_asked_and_refuses_one_that_admits_nothing(
+        capsys) -> None:  # type: ignore[no-untyped-def]
+    import pytest
+
+    from app.sim.moments import closed_loop
+
+    assert "service_cautious" in closed_loop.CONTROLLERS
+    assert "service_cautious" not in closed_loop.DEFAULT_CONTROLLERS
+    res = closed_loop.compare("first_moment", 200, 1e-3, 60.0, runs=1, years=0.05, growth=2.0,
+                              controllers=("service", "service_cautious"), seed=7,
+                              right_prior=False)
+    assert set(res["cells"]) == {"growth=2 service", "growth=2 service_cautious"}
+    # The second moment with λ × 2 at 2,000 cores refuses a 1-core arrival into the empty
+    # cluster: refused before any life, as the service refuses the declaration.
+    with pytest.raises(SystemExit):
+        closed_loop.main(["--policy", "second_moment", "--capacity", "2000", "--sla", "1e-4",
+                          "--runs", "1", "--years", "0.01", "--controllers", "paper,service_cautious"])
+    assert "1-core" in capsys.readouterr().err
