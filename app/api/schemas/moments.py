@@ -7,9 +7,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
-from app.policies.moments.engine import MomentEngine
 from app.policies.moments.errors import MomentsError
-from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX, Prior
+from app.policies.moments.family import MomentFamily
+from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import declared_threshold
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
@@ -175,14 +175,10 @@ class MomentClusterCreate(StrictModel):
             None if p.population_prior is None else p.population_prior.model_dump())
         p.threshold, p.derivation = threshold, ThresholdDerivation(**derivation)
         if p.cautious_growth > 1.0:
-            # What the cluster's engine will do at its first event, done now so that a cautious
-            # start that could never admit anything is refused with the declaration (422).
-            engine = MomentEngine(self.capacity_cores, p.kind, threshold, p.marginal, learn=True,
-                                  arrival_size_evidence=p.arrival_size_evidence,
-                                  population=None if p.population_prior is None
-                                  else Prior.from_dict(p.population_prior.model_dump()))
+            # The engine this declaration will have, built now so that a cautious start that
+            # could never admit anything is refused with the declaration (422).
             try:
-                engine.start_cautious(p.cautious_growth)
+                MomentFamily.build(self.model_dump(mode="json"), check=True)
             except MomentsError as exc:
                 raise ValueError(f"policy.cautious_growth: {exc}") from exc
         return self

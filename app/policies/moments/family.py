@@ -25,7 +25,9 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         self.derivation = spec["policy"].get("derivation")
 
     @classmethod
-    def build(cls, spec: Spec) -> Self:
+    def build(cls, spec: Spec, check: bool = False) -> Self:
+        """check: also refuse a cautious start that would admit nothing (engine.start_cautious),
+        as a new declaration is (schemas/moments.py); a stored one builds without it."""
         policy = spec["policy"]
         engine = MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
                               threshold=policy.get("threshold"),
@@ -40,8 +42,7 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         engine.ladder = ladder_for(policy, engine.threshold)
         # Declarations from before the cautious start have no key: they start as declared.
-        # The declaration was checked when it was made (schemas/moments.py).
-        engine.start_cautious(policy.get("cautious_growth") or 1.0, check=False)
+        engine.start_cautious(policy.get("cautious_growth") or 1.0, check=check)
         return cls(engine, spec)
 
     @classmethod

@@ -90,6 +90,16 @@ def log_likelihood(shape: float, rate: float, k: np.ndarray, x: np.ndarray) -> f
     return float(np.sum(shape * math.log(rate) - (shape + k) * np.log(rate + x)))
 
 
+def _fit(shape: float, declared: float, k: np.ndarray, x: np.ndarray) -> float:
+    """The maximum-likelihood rate, kept within ×/÷ MAX_FACTOR of the declared one."""
+    return min(declared * MAX_FACTOR, max(declared / MAX_FACTOR, ml_rate(shape, k, x)))
+
+
+def _lr(shape: float, best: float, against: float, k: np.ndarray, x: np.ndarray) -> float:
+    """Likelihood-ratio statistic of the evidence for rate `best` against rate `against`."""
+    return 2.0 * (log_likelihood(shape, best, k, x) - log_likelihood(shape, against, k, x))
+
+
 def _choose(shape: float, current: float, declared: float, k: np.ndarray, x: np.ndarray,
             demand: int = 0) -> tuple[float, float]:
     """(rate to use, likelihood-ratio statistic of the evidence against the declared rate).
@@ -114,9 +124,8 @@ def _choose(shape: float, current: float, declared: float, k: np.ndarray, x: np.
     slowly, the test rejected Table 1's λ (×0.58), and the looser prior cost 2 and 15 failed
     scale-outs where the paper's engine had none. A daily test at 99.9% is not a 99.9% test
     over a life."""
-    lo, hi = declared / MAX_FACTOR, declared * MAX_FACTOR
-    best = min(hi, max(lo, ml_rate(shape, k, x)))
-    lr = 2.0 * (log_likelihood(shape, best, k, x) - log_likelihood(shape, declared, k, x))
+    best = _fit(shape, declared, k, x)
+    lr = _lr(shape, best, declared, k, x)
     target = best if lr > LR_CRITICAL else declared
     if demand > 0:
         target = min(target, declared)
@@ -227,8 +236,8 @@ class PopulationLearner:
         implies at least the held demand (a smaller rate), more if the ordinary rule asks."""
         dec = self.declared.lam
         held = dec[1] / self.cautious  # type: ignore[operator]
-        best = min(dec[1] * MAX_FACTOR, max(dec[1] / MAX_FACTOR, ml_rate(dec[0], k, x)))
-        lr = 2.0 * (log_likelihood(dec[0], best, k, x) - log_likelihood(dec[0], held, k, x))
+        best = _fit(dec[0], dec[1], k, x)
+        lr = _lr(dec[0], best, held, k, x)
         self.last_lr["lambda_cautious"] = lr
         ended = ("slower" if best > held and lr > LR_CRITICAL
                  else "faster" if best < dec[1] and lr_declared > LR_CRITICAL else None)
