@@ -120,11 +120,13 @@ class MomentPolicy(StrictModel):
                           "lags. false keeps Table 1's prior (the paper). See docs/moments.md.")
     cautious_growth: float = Field(
         1.0, ge=1.0, le=100.0, allow_inf_nan=False,
-        description="A cautious start (opt-in): until this cluster's own deployments tell (the "
-                    "learnt prior's likelihood-ratio test rejects either this growth or the "
-                    "declared prior), believe they scale out this many times as fast (λ) as "
-                    "the population prior says, at the declared threshold; then the learnt "
-                    "prior (and its growth-ladder step) takes over. It guards against "
+        description="A cautious start (opt-in): believe this cluster's deployments scale out "
+                    "this many times as fast (λ) as the population prior says, at the "
+                    "declared threshold, until the learnt prior's likelihood-ratio test "
+                    "rejects either this growth in favour of slower (then the learnt prior "
+                    "takes over) or the declared prior in favour of faster (then the learnt "
+                    "prior and its growth-ladder step take over, with this growth kept as a "
+                    "floor until the test rejects it in favour of slower). It guards against "
                     "deployments admitted before there is evidence, at some utilisation: "
                     "see docs/moments.md for where it helped and where it did not. 1 (the "
                     "default) turns it off; above 1 needs learn_prior and a first_moment or "

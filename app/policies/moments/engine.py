@@ -307,8 +307,9 @@ class MomentEngine:
 
     def start_cautious(self, factor: float, check: bool = True) -> bool:
         """Believe λ × `factor` at the declared threshold until the cluster's own deployments
-        tell (learning.py, ``start_cautious``); then the ordinary learner and the ladder take
-        over. Only before the first event, and only for a cluster that learns its prior (False
+        tell (learning.py, ``start_cautious``): if they reject it for slower growth, the
+        ordinary learner takes over; if they reject the declared prior for faster growth, the
+        learnt prior with λ × `factor` as a floor under it, and the ladder. Only before the first event, and only for a cluster that learns its prior (False
         otherwise: it starts as declared). check=False skips the empty-cluster probe below:
         a stored declaration passed it when it was made and must build the same way ever
         after, whatever a later release's rounding makes of the probe."""
@@ -337,8 +338,9 @@ class MomentEngine:
         bounds, so what the loop tightened stays tightened) scale by the ratio of the two."""
         ladder = self.ladder
         assert ladder is not None
-        # A cautious start's λ is assumed, not learnt: the ladder stays at step 1 until it ends.
-        assumed = self.learner is not None and self.learner.cautious is not None
+        # A cautious start's λ is assumed, not learnt: the ladder stays at step 1 until the
+        # evidence confirms faster growth than declared (then the held factor is a floor).
+        assumed = self.learner is not None and self.learner.assumed
         lam_factor = 1.0 if assumed else _mean(new.lam) / _mean(declared.lam)
         k, value = ladder.target(lam_factor, _mean(new.mu) / _mean(declared.mu))
         ratio = value / ladder.in_use()

@@ -139,11 +139,11 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
                 f"{ads[0]['mean_factor']['lambda']:.2f}), last ×{ads[-1]['mean_factor']['lambda']:.2f}")
             if r["ladder"] is not None:
                 learnt += f", ladder step ×{r['ladder']['factor']:g}"
-            ended = [a for a in ads if a.get("ended_cautious_start")]
-            if ended:
-                learnt += (f", cautious start ended ({ended[0]['ended_cautious_start']}) at "
-                           f"{ended[0]['at']:.0f} h")
-            elif r.get("cautious_at_end"):
+            for a in ads:
+                if a.get("cautious_start") or a.get("ended_cautious_start"):
+                    learnt += (f", cautious start {'floor' if a.get('cautious_start') else 'ended'}"
+                               f" ({a.get('cautious_start') or a['ended_cautious_start']}) at {a['at']:.0f} h")
+            if r.get("cautious_at_end"):
                 learnt += f", still cautious (λ ×{r['cautious_at_end']:g})"
             print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
                   f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "

@@ -215,9 +215,9 @@ def test_without_a_threshold_every_cell_starts_from_the_table_and_the_oracle_fro
 
 def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -> None:
     """engine.start_cautious: from the first event the engine believes λ × 2 at the declared
-    threshold. Deployments that grow as declared end it (slower: the
-    declared prior, step 1); deployments that grow × 3 end it the other way (faster: the
-    learnt prior, and the ladder climbs). Until it ends the threshold is the declared one. A
+    threshold. Deployments that grow as declared end it (slower: the declared prior, step 1);
+    deployments that grow × 3 confirm faster growth (the learnt prior, × 2 kept as a floor
+    under it, and the ladder climbs). Until either, the threshold is the declared one. A
     restored engine goes on as the original, the end included."""
     import pytest
 
@@ -261,12 +261,15 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
         state, answers = None, []
         for i, (name, args, kwargs) in enumerate(rec.calls):
             answers.append(getattr(eng, name)(*args, **kwargs))
-            if eng.learner.cautious is not None:
+            if eng.learner.assumed:
                 assert eng.threshold == t1 and eng.ladder.factor == 1.0
                 assert eng.population_prior.lam[1] == declared.lam[1] / 2
                 cut = i + 1
-        ended = [a for a in eng.learner.adoptions if a.get("ended_cautious_start")]
-        assert len(ended) == 1 and eng.learner.cautious is None
+            else:  # ended, or a floor: never less demand than held until rejected for slower
+                assert eng.learner.cautious is None or eng.population_prior.lam[1] <= declared.lam[1] / 2
+        ended = [a for a in eng.learner.adoptions
+                 if a.get("ended_cautious_start") or a.get("cautious_start")]
+        assert len(ended) == 1 and not eng.learner.assumed
         ends[growth] = ended[0], eng
         cut //= 2
         replay = engine(steps)
@@ -280,10 +283,14 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
             assert getattr(restored, name)(*args, **kwargs) == answer
         assert restored.to_state() == eng.to_state()
     slower, right = ends[1.0]
-    assert slower["ended_cautious_start"] == "slower"
+    assert slower["ended_cautious_start"] == "slower" and right.learner.cautious is None
     assert right.population_prior.lam == declared.lam and right.threshold == t1
+    # Faster growth confirmed: × 2 stays as a floor (still cautious, no longer assumed) and
+    # the ladder climbs to × 2's step.
     faster, grew = ends[3.0]
-    assert faster["ended_cautious_start"] == "faster" and faster["mean_factor"]["lambda"] >= 2.0
+    assert faster["cautious_start"] == "faster" and faster["mean_factor"]["lambda"] >= 2.0
+    assert grew.learner.cautious == 2.0 and grew.learner.confirmed_faster
+    assert grew.describe()["population_prior"]["cautious_phase"] == "floor"
     assert grew.ladder.factor == 2.0 and grew.threshold == t2
 
 

@@ -100,7 +100,8 @@ def test_a_second_adoption_queues_each_deployment_once(monkeypatch) -> None:  # 
 def test_a_cautious_start_holds_its_growth_until_the_evidence_tells() -> None:
     """learning.PopulationLearner._hold: λ × 2 is believed from the start and held while the
     evidence cannot tell × 1 from × 2; it ends, handing over to the ordinary rule, when the
-    evidence rejects × 2 for slower growth or the declared prior for faster."""
+    evidence rejects × 2 for slower growth; when it rejects the declared prior for faster
+    growth instead, × 2 stays as a floor under the learnt rate until rejected for slower."""
     from app.policies.moments.learning import PopulationLearner
     from app.policies.moments.priors import Prior
 
@@ -109,30 +110,54 @@ def test_a_cautious_start_holds_its_growth_until_the_evidence_tells() -> None:
     shape, rate = declared.lam
     held = rate / 2
 
+    def step(learner: PopulationLearner, truth_rate: float, n: int
+             ) -> tuple[float, float, str | None]:
+        k, x = negative_binomial(rng, shape, truth_rate, n)
+        ordinary, lr = _choose(shape, learner.prior.lam[1], rate, k, x, demand=+1)  # as estimate()
+        return ordinary, *learner._hold(ordinary, lr, k, x)
+
     def hold(truth_rate: float, n: int) -> tuple[PopulationLearner, float, float, str | None]:
         learner = PopulationLearner(declared)
         start = learner.start_cautious(2.0)
         assert start.lam == (shape, held) and start.mu == declared.mu and learner.prior == start
-        k, x = negative_binomial(rng, shape, truth_rate, n)
-        ordinary, lr = _choose(shape, held, rate, k, x, demand=+1)  # what estimate() passes
-        return learner, ordinary, *learner._hold(ordinary, lr, k, x)
+        assert learner.assumed
+        return learner, *step(learner, truth_rate, n)
 
     # Too little evidence to tell × 1 from × 2: held, whatever the ordinary rule chose.
     learner, ordinary, used, ended = hold(rate, 5)
     assert (used, ended) == (held, None) and learner.cautious == 2.0 and ordinary == rate
+    assert learner.assumed
     # Deployments that grow as declared: ended (slower), the ordinary rule's declared rate.
     learner, ordinary, used, ended = hold(rate, 3000)
     assert (used, ended) == (rate, "slower") and learner.cautious is None
-    assert learner.last_lr["lambda_cautious"] > LR_CRITICAL
-    # Deployments that grow × 4: ended (faster), at the ordinary rule's point estimate.
+    assert learner.last_lr["lambda_cautious"] > LR_CRITICAL and not learner.assumed
+    # Deployments that grow × 4: faster confirmed, at the ordinary rule's point estimate (more
+    # demand than the floor), and the floor stays.
     learner, ordinary, used, ended = hold(rate / 4, 3000)
     assert ended == "faster" and used == ordinary and 3.0 < rate / used < 5.3
-    # Deployments that grow × 2: the declared prior is rejected, so it ends too (the ladder
-    # may then climb to × 2's step), at the rate held (within ×1.1 of the point estimate).
+    assert learner.cautious == 2.0 and learner.confirmed_faster and not learner.assumed
+    # Deployments that grow × 2: faster confirmed, at the rate held (the floor), and the same
+    # evidence again says nothing new.
     learner, ordinary, used, ended = hold(held, 3000)
     assert ended == "faster" and used == held and learner.last_lr["lambda_cautious"] < LR_CRITICAL
-    # The held factor is state: a learner rebuilt from its dict holds the same.
+    assert step(learner, held, 3000)[1:] == (held, None) and learner.confirmed_faster
+    # Confirmed faster, then evidence of × 1.2 (an undershooting point estimate looks so):
+    # a point estimate below × 2 is not followed while × 2 is not rejected ...
+    _, used, ended = step(learner, rate / 1.6, 300)
+    assert (used, ended) == (held, None) and learner.last_lr["lambda_cautious"] < LR_CRITICAL
+    # ... and when it is, the floor goes (slower), to the ordinary rule's rate.
+    ordinary, used, ended = step(learner, rate / 1.2, 5000)
+    assert ended == "slower" and used == ordinary and 1.0 < rate / used < 1.5
+    assert learner.cautious is None and not learner.confirmed_faster
+    # The held factor and the phase are state: a learner rebuilt from its dict holds the same;
+    # a state from before the floor (no key) is unconfirmed.
     again = PopulationLearner(declared)
     again.start_cautious(2.0)
     assert PopulationLearner.from_dict(again.to_dict()).cautious == 2.0
     assert PopulationLearner.from_dict(learner.to_dict()).cautious is None
+    floor, *_ = hold(held, 3000)
+    rebuilt = PopulationLearner.from_dict(floor.to_dict())
+    assert (rebuilt.cautious, rebuilt.confirmed_faster) == (2.0, True)
+    old = floor.to_dict()
+    del old["confirmed_faster"]
+    assert PopulationLearner.from_dict(old).confirmed_faster is False

@@ -25,13 +25,15 @@ class MomentPolicy:
             size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment starts at the size it later
             scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds are calibrated apart
             (docs/moments.md has where). No effect on the zeroth-moment rule. Default: False.
-        cautious_growth (float | Unset): A cautious start (opt-in): until this cluster's own deployments tell (the
-            learnt prior's likelihood-ratio test rejects either this growth or the declared prior), believe they scale out
-            this many times as fast (λ) as the population prior says, at the declared threshold; then the learnt prior (and
-            its growth-ladder step) takes over. It guards against deployments admitted before there is evidence, at some
-            utilisation: see docs/moments.md for where it helped and where it did not. 1 (the default) turns it off; above 1
-            needs learn_prior and a first_moment or second_moment kind, and is refused where the belief would refuse even a
-            1-core deployment into the empty cluster (it would admit nothing, ever). Default: 1.0.
+        cautious_growth (float | Unset): A cautious start (opt-in): believe this cluster's deployments scale out this
+            many times as fast (λ) as the population prior says, at the declared threshold, until the learnt prior's
+            likelihood-ratio test rejects either this growth in favour of slower (then the learnt prior takes over) or the
+            declared prior in favour of faster (then the learnt prior and its growth-ladder step take over, with this growth
+            kept as a floor until the test rejects it in favour of slower). It guards against deployments admitted before
+            there is evidence, at some utilisation: see docs/moments.md for where it helped and where it did not. 1 (the
+            default) turns it off; above 1 needs learn_prior and a first_moment or second_moment kind, and is refused where
+            the belief would refuse even a 1-core deployment into the empty cluster (it would admit nothing, ever). Default:
+            1.0.
         closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
