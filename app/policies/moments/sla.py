@@ -423,7 +423,11 @@ def wilson(failures: float, n: float, z: float = Z) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 (or 1) centre and half are the same number, computed two ways: their difference
+    # rounds to ~1e-22 instead of the exact 0 (which a plot's error bar below 0 refuses).
+    lo = 0.0 if failures <= 0 else max(0.0, centre - half)
+    hi = 1.0 if failures >= n else min(1.0, centre + half)
+    return lo, hi
 
 
 @dataclass

@@ -29,6 +29,10 @@ def test_wilson_interval_known_values() -> None:
     lo, hi = wilson(0, 10)
     assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
     assert wilson(0, 0) == (0.0, 1.0)
+    # Exactly 0 (and 1) at the ends, whatever the rounding of centre − half (it gave 1.1e-22
+    # for 0 of 2,145,815, which a plot's error bar then refused as negative).
+    assert wilson(0, 2_145_815)[0] == 0.0 and wilson(7, 7)[1] == 1.0
+    assert all(wilson(0, n)[0] == 0.0 for n in range(1, 5000, 7))
 
 
 def test_loop_waits_for_a_window_of_one_over_tau_then_tightens_on_failures() -> None:
