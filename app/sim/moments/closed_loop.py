@@ -172,7 +172,8 @@ def plot(result: dict[str, Any], path: str) -> None:
     util = np.array([cells[k]["utilization"] for k in names])
     use = np.array([cells[k]["utilization_se"] for k in names])
     colors = ["tab:gray" if "paper" in k else "tab:blue" for k in names]
-    fig, (a, a2, b) = plt.subplots(1, 3, figsize=(14, 4.2))
+    labels = [k.replace(" ", "\n").replace("_", "\n") for k in names]  # "growth=2\nservice\ncautious"
+    fig, (a, a2, b) = plt.subplots(1, 3, figsize=(16, 4.6))
     for ax, key, title in ((a, "", "whole life"),
                            (a2, "late_", f"from year {result['measure_from']:g}")):
         rate = np.array([cells[k][f"{key}failure_rate"] for k in names])
@@ -180,12 +181,12 @@ def plot(result: dict[str, Any], path: str) -> None:
         hi = np.array([cells[k][f"{key}wilson95"][1] for k in names])
         ax.bar(x, rate, color=colors, yerr=[rate - lo, hi - rate], capsize=4)
         ax.axhline(result["sla"], color="tab:red", ls="--", label=f"SLA τ = {result['sla']:g}")
-        ax.set_xticks(x, names, rotation=20)
+        ax.set_xticks(x, labels, fontsize=8)
         ax.set_ylabel("scale-out failure rate (pooled, 95% Wilson)")
         ax.set_title(title, fontsize=9)
         ax.legend()
     b.bar(x, util, color=colors, yerr=use, capsize=4)
-    b.set_xticks(x, names, rotation=20)
+    b.set_xticks(x, labels, fontsize=8)
     b.set_ylabel("utilisation (mean ± se over runs)")
     fig.suptitle(f"{result['policy']} at {result['capacity']} cores, threshold "
                  f"{result['threshold']:g} calibrated for τ with true priors; {result['runs']} "
