@@ -351,3 +351,33 @@ def test_a_cautious_start_is_declared_shown_and_survives_a_restart(client, app):
         assert_problem(r, 422)
     assert "1-core" in r.text
     assert len(client.get("/v1/clusters").json()["items"]) == n
+
+
+def test_a_second_moment_cluster_of_3000_to_5000_cores_gets_a_cautious_start_by_default(
+        client, monkeypatch):
+    """sla.CAUTIOUS_BY_DEFAULT: where a cautious start was measured to hold τ and the default
+    without one did not, a declaration that names no cautious_growth gets CAUTIOUS_GROWTH,
+    stored with the cluster; anything else (another kind or capacity, a threshold of its own,
+    no learner, an explicit value) keeps what it says or 1."""
+    from app.policies.moments import sla
+
+    def growth(capacity, kind="second_moment", name=None, **policy):
+        r = create(client, capacity, kind, name=name or f"{kind}-{capacity}-{len(policy)}", **policy)
+        assert r.status_code == 201, r.text
+        return r.json()["policy"]["cautious_growth"]
+
+    assert growth(3000) == growth(5000) == 2.0
+    assert growth(2000) == growth(10000) == growth(5000, "first_moment") == 1.0
+    assert growth(5000, name="given", threshold=0.03) == 1.0
+    assert growth(5000, name="fixed", learn_prior=False) == 1.0
+    assert growth(5000, name="off", cautious_growth=1) == 1.0
+    assert growth(5000, name="three", cautious_growth=3) == 3.0
+    c = client.get("/v1/clusters").json()["items"]
+    five = next(x for x in c if x["name"] == "second_moment-5000-0")
+    state = client.get(f"/v1/clusters/{five['id']}/state").json()["population_prior"]
+    assert (state["cautious_lambda_factor"], state["cautious_phase"]) == (2.0, "held")
+    # A default the empty-cluster probe would refuse is not the user's error: off, not 422
+    # (the second moment believing λ × 2 at 2,000 cores admits nothing; declared, it is 422).
+    monkeypatch.setitem(sla.CAUTIOUS_BY_DEFAULT, "second_moment", (2000, 5000))
+    assert growth(2000, name="probe") == 1.0
+    assert_problem(create(client, 2000, "second_moment", name="asked", cautious_growth=2), 422)

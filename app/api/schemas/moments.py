@@ -10,7 +10,7 @@ from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.errors import MomentsError
 from app.policies.moments.family import MomentFamily
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
-from app.policies.moments.sla import declared_threshold
+from app.policies.moments.sla import declared_threshold, default_cautious_growth
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
@@ -118,20 +118,24 @@ class MomentPolicy(StrictModel):
                           "Table 1's only when the evidence rejects it at 99.9%, and never "
                           "towards less demand): a leading signal where the failure-rate loop "
                           "lags. false keeps Table 1's prior (the paper). See docs/moments.md.")
-    cautious_growth: float = Field(
-        1.0, ge=1.0, le=100.0, allow_inf_nan=False,
-        description="A cautious start (opt-in): believe this cluster's deployments scale out "
-                    "this many times as fast (λ) as the population prior says, at the "
-                    "declared threshold, until the learnt prior's likelihood-ratio test "
-                    "rejects either this growth in favour of slower (then the learnt prior "
-                    "takes over) or the declared prior in favour of faster (then the learnt "
-                    "prior and its growth-ladder step take over, with this growth kept as a "
-                    "floor until the test rejects it in favour of slower). It guards against "
-                    "deployments admitted before there is evidence, at some utilisation: "
-                    "see docs/moments.md for where it helped and where it did not. 1 (the "
-                    "default) turns it off; above 1 needs learn_prior and a first_moment or "
-                    "second_moment kind, and is refused where the belief would refuse even a "
-                    "1-core deployment into the empty cluster (it would admit nothing, ever).")
+    cautious_growth: float | None = Field(
+        None, ge=1.0, le=100.0, allow_inf_nan=False,
+        description="A cautious start: believe this cluster's deployments scale out this many "
+                    "times as fast (λ) as the population prior says, at the declared "
+                    "threshold, until the learnt prior's likelihood-ratio test rejects either "
+                    "this growth in favour of slower (then the learnt prior takes over) or "
+                    "the declared prior in favour of faster (then the learnt prior and its "
+                    "growth-ladder step take over, with this growth kept as a floor until the "
+                    "test rejects it in favour of slower). It guards against deployments "
+                    "admitted before there is evidence, at some utilisation: see "
+                    "docs/moments.md for where it helped and where it did not. Default: 2 "
+                    "for a second_moment cluster of 3,000 to 5,000 cores that learns its "
+                    "prior, with the table's threshold and Table 1's priors (where it was "
+                    "measured to hold τ when the default without it did not), otherwise 1 "
+                    "(off); stored with the cluster. Above 1 needs learn_prior and a "
+                    "first_moment or second_moment kind, and a declared value is refused "
+                    "where the belief would refuse even a 1-core deployment into the empty "
+                    "cluster (it would admit nothing, ever).")
     arrival_size_evidence: bool = Field(
         False, description="Count each arriving deployment's size as one observation of its "
                            "scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): "
@@ -166,6 +170,11 @@ class MomentClusterCreate(StrictModel):
         """Fill in the threshold the SLA implies (stored with the cluster, so a later change of
         the table never changes an existing cluster's decisions), or check a declared one."""
         p = self.policy
+        defaulted = p.cautious_growth is None
+        if p.cautious_growth is None:
+            p.cautious_growth = default_cautious_growth(
+                p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
+                p.population_prior is not None, p.arrival_size_evidence)
         if p.cautious_growth > 1.0 and not (p.learn_prior and p.kind != "threshold"):
             raise ValueError("policy.cautious_growth above 1 needs a cluster that learns its "
                              "prior (learn_prior true, a first_moment or second_moment kind): "
@@ -182,7 +191,11 @@ class MomentClusterCreate(StrictModel):
             try:
                 MomentFamily.build(self.model_dump(mode="json"), check=True)
             except MomentsError as exc:
-                raise ValueError(f"policy.cautious_growth: {exc}") from exc
+                if not defaulted:
+                    raise ValueError(f"policy.cautious_growth: {exc}") from exc
+                # A default the probe refuses (a τ tighter than measured, say) is not the
+                # user's error: the cluster starts as declared.
+                p.cautious_growth = 1.0
         return self
 
 

@@ -57,7 +57,8 @@ LR_CRITICAL = 10.83  # χ²₁ 0.999 quantile: the declared prior is left only w
 MIN_CHANGE = 1.1  # a prior mean moves by ×1.1 or ÷1.1 at least, or not at all
 MAX_FACTOR = 100.0  # a learnt mean stays within ×/÷100 of the declared one
 # The growth a cautious start believes in the closed-loop measurements (docs/moments.md):
-# the mis-specification the closed loop was measured against. Opt-in (policy.cautious_growth).
+# the mis-specification the closed loop was measured against (policy.cautious_growth; the
+# default only where sla.CAUTIOUS_BY_DEFAULT measured it).
 CAUTIOUS_GROWTH = 2.0
 REPRIOR_PER_ADMIT = 64  # deployments moved to a new prior per admission (spreads the cost)
 HISTORY = 32  # adoptions kept for the cluster's view

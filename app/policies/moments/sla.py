@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from app.policies.moments.formulas import DEFAULT_STEPS
+from app.policies.moments.learning import CAUTIOUS_GROWTH
 from app.policies.moments.priors import Prior
 
 # Calibrations at τ = 1e-4 on the §2.1 model (Table 1 priors, arrival rate c / 20,000 per
@@ -179,6 +180,32 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
                       2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),
                             (5000, 0.04189287412657839, 192, 1.0, 0.0))},
 }
+# Where a new declaration gets a cautious start (learning.py, ``CAUTIOUS_GROWTH``) unless it
+# says otherwise (policy.cautious_growth): per kind, the capacities (first, last) where it
+# was measured to hold τ = 1e-4 on fresh lives both at the right prior and under λ × 2, and
+# the declared default did not (fifteenth session, docs/moments.md "The cautious start's
+# floor"; 48 lives per cell, closed_loop --controllers service,service_cautious):
+#   second moment, 5,000 cores, seeds 16000+ and 20000+ (96 lives): right prior 7.2e-5 against
+#   the default's 2.6e-4, × 2: 9.2e-7 against 1.4e-4, at 0.5-2.7 points of utilisation;
+#   3,000 cores, seeds 20000+: right prior 0 against 0, × 2: 0 against 2.2e-4 (one life), at
+#   6 points (31% → 25% at the right prior, 15% → 9% under × 2): the guarantee first.
+# Only where the threshold comes from this table with Table 1's priors (what was measured);
+# below ~2,500 cores the second moment believing λ × 2 would admit nothing (refused), and the
+# first moment at 5,000 did worse with it (1.0e-3 on 16000+: no × 2 step there).
+CAUTIOUS_BY_DEFAULT: dict[str, tuple[int, int]] = {"second_moment": (3000, 5000)}
+
+
+def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, threshold_given: bool,
+                            population_prior_given: bool, arrival_size_evidence: bool) -> float:
+    """The cautious_growth a declaration that names none gets: CAUTIOUS_GROWTH where
+    CAUTIOUS_BY_DEFAULT measured it, else 1 (off)."""
+    span = CAUTIOUS_BY_DEFAULT.get(kind)
+    if (span is None or not learn_prior or threshold_given or population_prior_given
+            or arrival_size_evidence or not span[0] <= capacity <= span[1]):
+        return 1.0
+    return CAUTIOUS_GROWTH
+
+
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
 # a bad burst from ratcheting to "admit nothing" for good).
 TIGHTEST = 1 / 100

@@ -70,15 +70,19 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
 # truth (λ's prior mean × growth) at the same threshold; "oracle_ladder" told the truth and
 # given the threshold calibrated for that growth (the table's by_growth step at or below it).
 # "service_cautious" is the service with a cautious start (learning.py: it believes λ ×
-# CAUTIOUS_GROWTH at the declared threshold until its deployments tell).
+# CAUTIOUS_GROWTH at the declared threshold until its deployments tell), "service_no_cautious"
+# the service without one: the two differ from "service" only where a declaration gets a
+# cautious start by default (sla.CAUTIOUS_BY_DEFAULT); every other cell has none.
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
+               "service_no_cautious": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
-# Run unless --controllers says otherwise: all but the cautious start, which is opt-in in the
-# service too (and refused where it would admit nothing).
-DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS if name != "service_cautious")
+# Run unless --controllers says otherwise: all but the two that force a cautious start on or
+# off ("service" has what a declaration gets by default).
+DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
+                            if name not in ("service_cautious", "service_no_cautious"))
 
 
 def _life(job: tuple[Any, ...]) -> dict[str, Any]:
@@ -87,7 +91,8 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
     closed, learn, ladder, told = CONTROLLERS[name]
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
                          learn=learn, arrival_size_evidence=sized, ladder=ladder,
-                         cautious_growth=CAUTIOUS_GROWTH if name == "service_cautious" else 1.0)
+                         cautious_growth=(CAUTIOUS_GROWTH if name == "service_cautious"
+                                          else None if name == "service" else 1.0))
     if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
@@ -212,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="years after which failures are also reported apart (the loop learnt)")
     p.add_argument("--controllers", default=",".join(DEFAULT_CONTROLLERS),
                    help=f"comma list of {', '.join(CONTROLLERS)} (default: all but "
-                        "service_cautious)")
+                        "service_cautious and service_no_cautious)")
     p.add_argument("--workers", type=int, default=1, help="local processes (-1: every core)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--skip-right-prior", action="store_true",

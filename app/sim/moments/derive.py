@@ -16,9 +16,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from app.policies.moments import MomentEngine
+from app.policies.moments.errors import MomentsError
 from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, Grid
 from app.policies.moments.priors import Prior
-from app.policies.moments.sla import TIGHTEST, declared_threshold, ladder_for, loop_for
+from app.policies.moments.sla import (
+    TIGHTEST,
+    declared_threshold,
+    default_cautious_growth,
+    ladder_for,
+    loop_for,
+)
 from app.sim.moments.calibrate import calibrate
 
 # The paper's load: 1 arrival per hour on 20,000 cores fills ~92% of them under accept-all.
@@ -35,7 +42,13 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
                    steps: int = DEFAULT_STEPS, learn: bool = True,
                    arrival_size_evidence: bool = False,
                    population_prior: dict[str, Any] | None = None,
-                   ladder: bool = True, cautious_growth: float = 1.0) -> MomentEngine:
+                   ladder: bool = True, cautious_growth: float | None = None) -> MomentEngine:
+    """cautious_growth None: what a declaration naming none gets (sla.default_cautious_growth,
+    off where the empty-cluster probe would refuse it, as the service does)."""
+    defaulted = cautious_growth is None
+    if cautious_growth is None:
+        cautious_growth = default_cautious_growth(policy, capacity, learn, threshold is not None,
+                                                  population_prior is not None, arrival_size_evidence)
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
                                   arrival_size_evidence, population_prior)
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
@@ -44,7 +57,11 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     if ladder:
         engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)
-    engine.start_cautious(cautious_growth)
+    try:
+        engine.start_cautious(cautious_growth)
+    except MomentsError:
+        if not defaulted:
+            raise
     return engine
 
 

@@ -25,15 +25,16 @@ class MomentPolicy:
             size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment starts at the size it later
             scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds are calibrated apart
             (docs/moments.md has where). No effect on the zeroth-moment rule. Default: False.
-        cautious_growth (float | Unset): A cautious start (opt-in): believe this cluster's deployments scale out this
-            many times as fast (λ) as the population prior says, at the declared threshold, until the learnt prior's
-            likelihood-ratio test rejects either this growth in favour of slower (then the learnt prior takes over) or the
-            declared prior in favour of faster (then the learnt prior and its growth-ladder step take over, with this growth
-            kept as a floor until the test rejects it in favour of slower). It guards against deployments admitted before
-            there is evidence, at some utilisation: see docs/moments.md for where it helped and where it did not. 1 (the
-            default) turns it off; above 1 needs learn_prior and a first_moment or second_moment kind, and is refused where
-            the belief would refuse even a 1-core deployment into the empty cluster (it would admit nothing, ever). Default:
-            1.0.
+        cautious_growth (float | None | Unset): A cautious start: believe this cluster's deployments scale out this many
+            times as fast (λ) as the population prior says, at the declared threshold, until the learnt prior's likelihood-
+            ratio test rejects either this growth in favour of slower (then the learnt prior takes over) or the declared
+            prior in favour of faster (then the learnt prior and its growth-ladder step take over, with this growth kept as
+            a floor until the test rejects it in favour of slower). It guards against deployments admitted before there is
+            evidence, at some utilisation: see docs/moments.md for where it helped and where it did not. Default: 2 for a
+            second_moment cluster of 3,000 to 5,000 cores that learns its prior, with the table's threshold and Table 1's
+            priors (where it was measured to hold τ when the default without it did not), otherwise 1 (off); stored with the
+            cluster. Above 1 needs learn_prior and a first_moment or second_moment kind, and a declared value is refused
+            where the belief would refuse even a 1-core deployment into the empty cluster (it would admit nothing, ever).
         closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
@@ -54,7 +55,7 @@ class MomentPolicy:
 
     kind: MomentPolicyKind
     arrival_size_evidence: bool | Unset = False
-    cautious_growth: float | Unset = 1.0
+    cautious_growth: float | None | Unset = UNSET
     closed_loop: bool | Unset = True
     derivation: None | ThresholdDerivation | Unset = UNSET
     learn_prior: bool | Unset = True
@@ -70,7 +71,11 @@ class MomentPolicy:
 
         arrival_size_evidence = self.arrival_size_evidence
 
-        cautious_growth = self.cautious_growth
+        cautious_growth: float | None | Unset
+        if isinstance(self.cautious_growth, Unset):
+            cautious_growth = UNSET
+        else:
+            cautious_growth = self.cautious_growth
 
         closed_loop = self.closed_loop
 
@@ -136,7 +141,14 @@ class MomentPolicy:
 
         arrival_size_evidence = d.pop("arrival_size_evidence", UNSET)
 
-        cautious_growth = d.pop("cautious_growth", UNSET)
+        def _parse_cautious_growth(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        cautious_growth = _parse_cautious_growth(d.pop("cautious_growth", UNSET))
 
         closed_loop = d.pop("closed_loop", UNSET)
 
