@@ -171,7 +171,7 @@ class MomentClusterCreate(StrictModel):
         the table never changes an existing cluster's decisions), or check a declared one."""
         p = self.policy
         defaulted = p.cautious_growth is None
-        if p.cautious_growth is None:
+        if defaulted:
             p.cautious_growth = default_cautious_growth(
                 p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
                 p.population_prior is not None, p.arrival_size_evidence)
@@ -189,12 +189,11 @@ class MomentClusterCreate(StrictModel):
             # The engine this declaration will have, built now so that a cautious start that
             # could never admit anything is refused with the declaration (422).
             try:
-                MomentFamily.build(self.model_dump(mode="json"), check=True)
+                built = MomentFamily.build(self.model_dump(mode="json"), check=True,
+                                           fallback=defaulted)
             except MomentsError as exc:
-                if not defaulted:
-                    raise ValueError(f"policy.cautious_growth: {exc}") from exc
-                # A default the probe refuses (a τ tighter than measured, say) is not the
-                # user's error: the cluster starts as declared.
+                raise ValueError(f"policy.cautious_growth: {exc}") from exc
+            if built.engine.learner.cautious is None:  # a default the probe refused: off
                 p.cautious_growth = 1.0
         return self
 

@@ -305,14 +305,17 @@ class MomentEngine:
         if self.ladder is not None:
             self._climb(new, learner.declared)
 
-    def start_cautious(self, factor: float, check: bool = True) -> bool:
+    def start_cautious(self, factor: float, check: bool = True, fallback: bool = False) -> bool:
         """Believe λ × `factor` at the declared threshold until the cluster's own deployments
         tell (learning.py, ``start_cautious``): if they reject it for slower growth, the
         ordinary learner takes over; if they reject the declared prior for faster growth, the
-        learnt prior with λ × `factor` as a floor under it, and the ladder. Only before the first event, and only for a cluster that learns its prior (False
-        otherwise: it starts as declared). check=False skips the empty-cluster probe below:
-        a stored declaration passed it when it was made and must build the same way ever
-        after, whatever a later release's rounding makes of the probe."""
+        learnt prior with λ × `factor` as a floor under it, and the ladder. Only before the
+        first event, and only for a cluster that learns its prior (False otherwise: it starts
+        as declared). check=False skips the empty-cluster probe below: a stored declaration
+        passed it when it was made and must build the same way ever after, whatever a later
+        release's rounding makes of the probe. fallback: a probe that refuses starts the
+        cluster as declared (False) instead of raising, for a factor the declaration got by
+        default (sla.default_cautious_growth), which is not the user's error."""
         learner = self.learner
         if learner is None or factor == 1.0:
             return False
@@ -327,6 +330,8 @@ class MomentEngine:
         # Measured: the second moment with λ × 2 at 500 and 2,000 cores admitted nothing.
         if check and self.admit("cautious-start-probe", 1, self.now, dry_run=True)["decision"] != "admitted":
             learner.cautious, learner.learnt = None, None
+            if fallback:
+                return False
             raise errors.MomentsError(
                 "policy", f"believing λ × {factor:g}, this cluster would refuse even a 1-core "
                           "deployment while empty, so it would admit nothing and never learn "

@@ -25,9 +25,10 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         self.derivation = spec["policy"].get("derivation")
 
     @classmethod
-    def build(cls, spec: Spec, check: bool = False) -> Self:
+    def build(cls, spec: Spec, check: bool = False, fallback: bool = False) -> Self:
         """check: also refuse a cautious start that would admit nothing (engine.start_cautious),
-        as a new declaration is (schemas/moments.py); a stored one builds without it."""
+        as a new declaration is (schemas/moments.py); a stored one builds without it. fallback:
+        start such a cluster as declared instead (a cautious start it got by default)."""
         policy = spec["policy"]
         engine = MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
                               threshold=policy.get("threshold"),
@@ -42,7 +43,7 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
         engine.ladder = ladder_for(policy, engine.threshold)
         # Declarations from before the cautious start have no key: they start as declared.
-        engine.start_cautious(policy.get("cautious_growth") or 1.0, check=check)
+        engine.start_cautious(policy.get("cautious_growth") or 1.0, check=check, fallback=fallback)
         return cls(engine, spec)
 
     @classmethod

@@ -33,9 +33,9 @@ one estimate per ``EVERY_HOURS`` of event time at most. A cluster declared with 
 start (``start_cautious``) begins from λ × that growth instead and holds it until the same
 test, on the same days, rejects it in favour of slower growth; once the test rejects the
 declared prior in favour of faster growth, the held growth stays as a floor under the learnt
-one (``_hold``). Under the right prior the test
-fires only by chance (docs/moments.md counts how often in simulation). Everything is a pure function of engine state and event times, so a cluster rebuilt
-from its log learns the same priors at the same events.
+one (``_hold``). Under the right prior the test fires only by chance (docs/moments.md counts
+how often in simulation). Everything is a pure function of engine state and event times, so
+a cluster rebuilt from its log learns the same priors at the same events.
 """
 
 from __future__ import annotations
@@ -163,12 +163,12 @@ class PopulationLearner:
         before the learner has evidence (docs/moments.md, "The first moment under growth ×
         2"): they stay for their lifetime. Believing faster growth than declared until the
         cluster's own deployments tell moves that risk from the guarantee to utilisation, for
-        as long as the evidence takes. At the declared threshold, not at one calibrated for the faster growth: a first
-        version started at the ladder's top step (belief and threshold both of λ × 2), and at
-        2,000 cores with deployments that grow as declared it failed τ (2.2e-4 over 48 lives,
-        where the declared engine had no failure): a big newcomer's expected cores come from
-        the cores it starts with, which the belief in faster growth does not raise, while that
-        step's threshold is 1.41 × looser."""
+        as long as the evidence takes. At the declared threshold, not at one calibrated for
+        the faster growth: a first version started at the ladder's top step (belief and
+        threshold both of λ × 2), and at 2,000 cores with deployments that grow as declared it
+        failed τ (2.2e-4 over 48 lives, where the declared engine had no failure): a big
+        newcomer's expected cores come from the cores it starts with, which the belief in
+        faster growth does not raise, while that step's threshold is 1.41 × looser."""
         dec = self.declared
         self.cautious = float(factor)
         self.learnt = Prior((dec.lam[0], dec.lam[1] / factor), dec.mu, dec.sig)

@@ -99,7 +99,10 @@ CALIBRATED: dict[str, tuple[tuple[int, float, int, float | None, float | None], 
                       # figures here are those two pooled. It is tighter than 2,000's 0.0562,
                       # so 2,001-9,999 cores get it. Fourteenth session: a third importance-
                       # sampled set held (17000+: 6.3e-5, confidence 0.89, 46.1%) and 48 plain
-                      # fresh lives did not (16000+: 2.1e-4, one life); not pooled here.
+                      # fresh lives did not (16000+: 2.1e-4, one life); fifteenth session, 48
+                      # more plain lives did not either (20000+: 2.9e-4, one life), so pooled
+                      # over plain lives it fails (2.6e-4; a cautious start, the default at
+                      # 5,000 since then, held both: CAUTIOUS_BY_DEFAULT). Not pooled here.
                       (5000, 0.0316227766016838, 192, 0.996, 3.9e-5),
                       # Seventh session, 32 runs searched between 5,000's and 20,000's ρ:
                       # 0.0794 failed (1.05e-4), 0.0668 and 0.0728 had no failure.

@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from app.policies.moments import MomentEngine
-from app.policies.moments.errors import MomentsError
 from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, Grid
 from app.policies.moments.priors import Prior
 from app.policies.moments.sla import (
@@ -46,7 +45,7 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
     """cautious_growth None: what a declaration naming none gets (sla.default_cautious_growth,
     off where the empty-cluster probe would refuse it, as the service does)."""
     defaulted = cautious_growth is None
-    if cautious_growth is None:
+    if defaulted:
         cautious_growth = default_cautious_growth(policy, capacity, learn, threshold is not None,
                                                   population_prior is not None, arrival_size_evidence)
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
@@ -57,11 +56,7 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     if ladder:
         engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)
-    try:
-        engine.start_cautious(cautious_growth)
-    except MomentsError:
-        if not defaulted:
-            raise
+    engine.start_cautious(cautious_growth, fallback=defaulted)
     return engine
 
 
