@@ -381,3 +381,17 @@ def test_a_second_moment_cluster_of_3000_to_5000_cores_gets_a_cautious_start_by_
     monkeypatch.setitem(sla.CAUTIOUS_BY_DEFAULT, "second_moment", (2000, 5000))
     assert growth(2000, name="probe") == 1.0
     assert_problem(create(client, 2000, "second_moment", name="asked", cautious_growth=2), 422)
+
+
+def test_a_first_moment_cluster_of_500_cores_refuses_a_cautious_start_of_2(client):
+    """Since the 500-core anchor moved to t = 29.75 (sla.CALIBRATED), a first-moment cluster
+    there that believes λ × 2 refuses even a 1-core deployment while empty, so the
+    declaration is 422 and leaves nothing behind; a milder 1.5 still admits and is kept."""
+    r = create(client, 500, "first_moment", name="two", cautious_growth=2)
+    assert_problem(r, 422)
+    assert "1-core" in r.text
+    assert client.get("/v1/clusters").json()["items"] == []
+    ok = create(client, 500, "first_moment", name="mild", cautious_growth=1.5)
+    assert ok.status_code == 201, ok.text
+    assert ok.json()["policy"]["threshold"] == pytest.approx(29.754638671875)
+    assert ok.json()["policy"]["cautious_growth"] == 1.5
