@@ -171,7 +171,7 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # failed the next (23000+: 2.2e-4, 23049 at 20% utilisation); 406.5 failed the search's
     # own lives (1.4e-4) and two fresh sets (9.6e-4, 1.0e-3); 351.6, the zeroth moment's t
     # there, failed the search's lives (seed 1000: 3.3% of its scale-outs). The failures
-    # are single deployments whose growth no t in that range refuses (docs/moments.md).
+    # are single runaway lives that no t in that range rules out (docs/moments.md).
     "first_moment": {2.0: ((500, 29.754638671875 / 500, 96, None, 0.0),
                            (2000, 144.9102783203125 / 2000, 192, 1.0, 0.0))},
     # 2,000 cores, λ × 2: 48 runs (seeds 1000-1047) between 2,000's Table 1 ρ and 1: 0.237
@@ -204,10 +204,10 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # one fresh set of 48 (24000+: 2.4e-5) and failed the next (25000+: 2.3e-4, four lives);
     # 0.06 held two more (26000+ and 27000+: 12 of 2.7 million and 7 of 2.3 million, 57.7%
     # each), then failed a third (33000+, the closed-loop comparison's oracle_ladder cell:
-    # 2.1e-4, one life at 92% utilisation); the runs, confidence and rate here are the three
-    # pooled, τ at the point estimate only. Table 1's ρ there is 0.0728: the step is tighter
-    # (× 0.82), so between 5,000 and 10,000 cores it is the table's 0.0316 × 0.82, and every
-    # effect it has is towards fewer admissions.
+    # 2.1e-4, three lives, 519 of 629 failures in one at 92% utilisation); the runs,
+    # confidence and rate here are the three pooled, τ at the point estimate only. Table 1's
+    # ρ there is 0.0728: the step is tighter (× 0.82), so between 5,000 and 10,000 cores it
+    # is the table's 0.0316 × 0.82, and every effect it has is towards fewer admissions.
     "second_moment": {1.5: ((2000, 0.12634629176544687, 192, 1.0, 0.0),),
                       2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),
                             (5000, 0.04189287412657839, 192, 1.0, 0.0),
@@ -225,8 +225,9 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
 # Only where the threshold comes from this table with Table 1's priors (what was measured);
 # below ~2,500 cores the second moment believing λ × 2 would admit nothing (refused). The
 # first moment keeps it opt-in: at 5,000 it did worse with it (1.0e-3 on 16000+; no × 2 step
-# can be calibrated there), and at 500 and 1,000 it failed a third fresh set under × 2
-# (28000+: 6.4e-3 and 2.3e-3, one life each) after holding two at 500 and 2,000.
+# can be calibrated there), and under × 2 it failed a third fresh set at 500 cores after
+# holding two there and at 2,000, and its first at 1,000 (28000+: 6.4e-3 and 2.3e-3, one
+# life each).
 CAUTIOUS_BY_DEFAULT: dict[str, tuple[int, int]] = {"second_moment": (3000, 5000)}
 
 
