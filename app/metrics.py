@@ -109,6 +109,13 @@ class Metrics:
         self.scale_out_sla = Gauge(
             "headroom_scale_out_sla", "A moment cluster's declared SLA: the failure ratio promised.",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.growth_calibration = Gauge(
+            "headroom_scale_out_growth_calibration_ratio",
+            "How far a learning moment cluster's learnt prior lies past what its threshold "
+            "was calibrated for: its scale-out rate over the largest calibrated multiple of "
+            "the declared one, or its cores' lifetime over the declared one, whichever is "
+            "larger (1: within); above 1.1 the SLA's calibration does not cover its workload.",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.violation = Gauge(
             "headroom_reservation_violation_ratio",
             "A reservation stream's time-average violation ratio so far, per resource.",
@@ -174,6 +181,8 @@ class Metrics:
                 self.scale_out_failure.labels(cluster_id).set(response["sla_failure_rate"])
             if engine.sla is not None:
                 self.scale_out_sla.labels(cluster_id).set(engine.sla)
+            if (growth := engine.engine.growth_calibration()) is not None:
+                self.growth_calibration.labels(cluster_id).set(growth["ratio"])
         elif (ratio := (response.get("details") or {}).get("migrations_per_departure")
               ) is not None:  # a DRA departure
             self.migrations_per_departure.labels(cluster_id).set(ratio)

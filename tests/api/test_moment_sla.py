@@ -297,6 +297,36 @@ def test_a_derivations_growth_ladder_reaches_a_learning_cluster_and_survives_a_r
     assert client.get(f"/v1/clusters/{off.json()['id']}/state").json()["growth_ladder"] is None
 
 
+def test_state_says_which_growth_the_threshold_was_calibrated_for(client):
+    """/state's growth_calibration: the λ factors the threshold in use has calibrations for
+    (1 and the table's by_growth steps), the learnt factors, and how far past them the learnt
+    prior lies (the learner's adoptions move it: tests/sim/moments/test_learning_sim.py and
+    tests/unit/moments). Null without a learner. /metrics exports the ratio for the
+    operator's alert (deploy/prometheus)."""
+    from tests.test_monitoring import _samples
+
+    def state(capacity, kind, **policy):
+        r = create(client, capacity, kind, name=f"{kind}-{capacity}-{len(policy)}", **policy)
+        assert r.status_code == 201, r.text
+        cid = r.json()["id"]
+        client.post(f"/v1/clusters/{cid}/deployments",  # a decision sets the gauges
+                    json={"event_id": "e", "deployment_id": "a", "cores": 1, "at": 0.0})
+        return cid, client.get(f"/v1/clusters/{cid}/state").json()["growth_calibration"]
+
+    two, sm = state(2000, "second_moment")  # steps × 1.5 and × 2 calibrated at 2,000 cores
+    assert sm == {"learnt_lambda_factor": 1.0, "learnt_mu_factor": 1.0,
+                  "calibrated_lambda_factors": [1.0, 1.5, 2.0], "ratio": 1.0,
+                  "beyond_calibration": False}
+    five, fm = state(5000, "first_moment")  # no step at 5,000 cores: Table 1's growth only
+    assert fm["calibrated_lambda_factors"] == [1.0] and fm["beyond_calibration"] is False
+    _, off = state(2000, "second_moment", learn_prior=False)  # and no gauge, below
+    assert off is None
+    got = _samples(client.get("/metrics").text)
+    ratio = {dict(k[1])["cluster"]: v for k, v in got.items()
+             if k[0] == "headroom_scale_out_growth_calibration_ratio"}
+    assert ratio == {two: 1.0, five: 1.0}
+
+
 @pytest.mark.parametrize("ladder", [
     [{"lambda_factor": 4.0, "threshold": 0.4}, {"lambda_factor": 2.0, "threshold": 0.2}],
     [{"lambda_factor": 2.0, "threshold": 0.2}, {"lambda_factor": 2.0, "threshold": 0.3}],

@@ -345,8 +345,7 @@ class MomentEngine:
         assert ladder is not None
         # A cautious start's λ is assumed, not learnt: the ladder stays at step 1 until the
         # evidence confirms faster growth than declared (then the held factor is a floor).
-        assumed = self.learner is not None and self.learner.assumed
-        lam_factor = 1.0 if assumed else _mean(new.lam) / _mean(declared.lam)
+        lam_factor = self.learnt_lambda_factor()
         k, value = ladder.target(lam_factor, _mean(new.mu) / _mean(declared.mu))
         ratio = value / ladder.in_use()
         ladder.factor, ladder.threshold = k, value
@@ -523,6 +522,36 @@ class MomentEngine:
         return {**out, "safe": v.admitted, "overflow_bound_per_horizon": {
             horizon_label(h): float(rows[r].max()) for r, h in enumerate(self.grid.horizons)}}
 
+    def learnt_lambda_factor(self) -> float:
+        """λ's mean in the prior in use ÷ the declared one: 1 without a learner, before any
+        adoption, and while a cautious start's λ is assumed rather than learnt."""
+        learner = self.learner
+        if learner is None or learner.learnt is None or learner.assumed:
+            return 1.0
+        return _mean(learner.learnt.lam) / _mean(learner.declared.lam)
+
+    def growth_calibration(self) -> dict[str, Any] | None:
+        """Whether the threshold in use was calibrated for the demand this cluster's
+        deployments showed (None: the cluster does not learn, so nothing is known). Its
+        calibration assumed the declared prior, or a growth-ladder step's multiple of its λ;
+        `ratio` is how far the learnt prior lies past that: the learnt λ factor over the
+        largest calibrated one, or the learnt cores' lifetime over the declared one (the
+        learner moves μ only towards longer lives, for which nothing was calibrated), whichever
+        is larger. Past the ladder's hysteresis the SLA's stated confidence no longer covers
+        this workload; the closed loop may still hold τ, but nothing calibrated backs it (the
+        first moment did not keep τ under λ × 2 at 500-5,000 cores in simulation,
+        docs/moments.md)."""
+        learner = self.learner
+        if learner is None:
+            return None
+        factors = [1.0] if self.ladder is None else sorted(k for k, _ in self.ladder.steps)
+        lam = self.learnt_lambda_factor()
+        mu = 1.0 if learner.learnt is None else _mean(learner.learnt.mu) / _mean(learner.declared.mu)
+        ratio = max(lam / factors[-1], 1.0 / mu)
+        return {"learnt_lambda_factor": lam, "learnt_mu_factor": mu,
+                "calibrated_lambda_factors": factors, "ratio": ratio,
+                "beyond_calibration": ratio > GrowthLadder.HYSTERESIS}
+
     def describe(self) -> dict[str, Any]:
         live = sum(1 for d in self.deployments.values() if d.alive)
         peak = {}
@@ -537,6 +566,7 @@ class MomentEngine:
             "closed_loop": None if self.loop is None else self.loop.describe(),
             "population_prior": None if self.learner is None else self.learner.describe(),
             "growth_ladder": None if self.ladder is None else self.ladder.to_dict(),
+            "growth_calibration": self.growth_calibration(),
             "capacity": self.capacity,
             "now": self.now,
             "active_cores": self.active,

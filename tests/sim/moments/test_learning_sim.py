@@ -58,6 +58,15 @@ def test_the_prior_stays_where_it_is_right_and_learns_a_wrong_scale_out_rate() -
     assert wrong["scaleout_failure_rate"] > 1e-2 and fixed["scaleout_failure_rate"] <= 1e-3
     state = rec.engine.describe()["population_prior"]
     assert state["learnt"] and state["prior"]["lambda"] == adoptions[-1]["prior"]["lambda"]
+    # A threshold given without a ladder was calibrated for the declared growth only: the
+    # learnt × 2-4.5 is beyond it, and /state says so (the operator's alert, metrics.py).
+    assert rec.engine.describe()["growth_calibration"] == {
+        "learnt_lambda_factor": factor["lambda"], "learnt_mu_factor": 1.0,
+        "calibrated_lambda_factors": [1.0], "ratio": factor["lambda"], "beyond_calibration": True}
+    right = life(1.0, True, 0)[1].engine.growth_calibration()
+    assert right is not None and right["learnt_lambda_factor"] == 1.0
+    assert not right["beyond_calibration"]
+    assert life(1.0, False, 0)[1].engine.growth_calibration() is None  # nothing learnt
 
 
 def test_a_restored_engine_learns_and_decides_as_the_original(monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -187,6 +196,13 @@ def test_the_threshold_follows_the_ladder_step_of_each_learnt_prior_and_survives
         prev = step
     assert seen[-1][1] >= 2.0  # it climbed
     assert eng.describe()["growth_ladder"]["factor"] == seen[-1][1]
+    # Calibrated up to × 4: the learnt factor is beyond it only past 4 × the hysteresis.
+    growth = eng.growth_calibration()
+    assert growth is not None and growth["calibrated_lambda_factors"] == [1.0, 2.0, 4.0]
+    assert growth["learnt_lambda_factor"] == seen[-1][0]
+    assert growth["learnt_mu_factor"] == eng.learner.adoptions[-1]["mean_factor"]["mu"]
+    assert growth["ratio"] == max(seen[-1][0] / 4.0, 1.0 / growth["learnt_mu_factor"])
+    assert growth["beyond_calibration"] == (growth["ratio"] > GrowthLadder.HYSTERESIS)
     restored = MomentEngine.from_state(state)
     assert restored.ladder is not None and restored.ladder.steps == steps
     for (name, args, kwargs), answer in zip(rec.calls[cut:], answers[cut:]):
@@ -263,6 +279,8 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
             answers.append(getattr(eng, name)(*args, **kwargs))
             if eng.learner.assumed:
                 assert eng.threshold == t1 and eng.ladder.factor == 1.0
+                # A held belief is an assumption, not evidence of growth beyond calibration.
+                assert eng.learnt_lambda_factor() == 1.0
                 assert eng.population_prior.lam[1] == declared.lam[1] / 2
                 cut = i + 1
             else:  # ended, or a floor: never less demand than held until rejected for slower
@@ -292,6 +310,7 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
     assert grew.learner.cautious == 2.0 and grew.learner.confirmed_faster
     assert grew.describe()["population_prior"]["cautious_phase"] == "floor"
     assert grew.ladder.factor == 2.0 and grew.threshold == t2
+    assert grew.learnt_lambda_factor() == grew.learner.adoptions[-1]["mean_factor"]["lambda"] >= 2.0
 
 
 def test_the_comparison_runs_a_cautious_start_only_when_asked_and_refuses_one_that_admits_nothing(

@@ -161,3 +161,26 @@ def test_a_cautious_start_holds_its_growth_until_the_evidence_tells() -> None:
     old = floor.to_dict()
     del old["confirmed_faster"]
     assert PopulationLearner.from_dict(old).confirmed_faster is False
+
+
+def test_growth_calibration_counts_longer_lived_cores_as_beyond_any_step() -> None:
+    """engine.growth_calibration: the learner moves μ only towards longer lives, and no step
+    was calibrated for those, so a learnt lifetime × 2 is past the calibration whatever the
+    ladder holds; λ within the ladder's steps is not."""
+    from app.policies.moments import MomentEngine
+    from app.policies.moments.priors import Prior
+    from app.policies.moments.sla import GrowthLadder
+
+    eng = MomentEngine(2000, "second_moment", 0.05, learn=True,
+                       ladder=GrowthLadder([(1.0, 0.05), (2.0, 0.1)]))
+    dec = eng.learner.declared
+    eng.learner.learnt = Prior((dec.lam[0], dec.lam[1] / 2), dec.mu, dec.sig)  # λ × 2: a step
+    within = eng.growth_calibration()
+    assert within["learnt_lambda_factor"] == 2.0 and within["ratio"] == 1.0
+    assert not within["beyond_calibration"]
+    eng.learner.learnt = Prior((dec.lam[0], dec.lam[1] / 2), (dec.mu[0], dec.mu[1] * 2), dec.sig)
+    longer = eng.growth_calibration()
+    assert longer["learnt_mu_factor"] == 0.5 and longer["ratio"] == 2.0
+    assert longer["beyond_calibration"]
+    eng.learner.learnt = Prior((dec.lam[0], dec.lam[1] / 3), dec.mu, dec.sig)  # λ × 3
+    assert eng.growth_calibration()["ratio"] == 1.5
