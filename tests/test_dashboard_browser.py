@@ -270,6 +270,11 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     # Moment clusters: threshold, overflow bound per horizon, SLA.
     page.go(f"#/moments?c={ids['moment']}", "chart-overflow")
     assert page.text("kpi-threshold") == _fmt(moment["threshold"], 4)
+    # A learning cluster of 2,000 cores: nothing learnt yet, its ladder calibrated to λ × 2.
+    growth = moment["growth_calibration"]
+    assert (growth["learnt_lambda_factor"], growth["calibrated_lambda_factors"][-1]) == (1.0, 2.0)
+    assert page.text("kpi-growth") == "λ × 1; calibrated to λ × 2"
+    assert "ok" in page.el("kpi-growth").get_attribute("class").split()
     assert page.text("kpi-deployments") == \
         f"{moment['deployments']} ({moment['admitted']} / {moment['rejected']})"
     _ok(api.post(f"/v1/clusters/{ids['moment']}/deployments", json={

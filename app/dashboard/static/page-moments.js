@@ -1,10 +1,22 @@
 // Moment-based admission: utilisation, expected cores per horizon vs capacity, the overflow
-// bound vs the threshold, realised scale-out failure rate vs the SLA, the threshold.
+// bound vs the threshold, realised scale-out failure rate vs the SLA, the threshold, and the
+// learnt growth vs what the threshold was calibrated for.
 
 import { barChart, lineChart } from "./charts.js";
 import { fmt, h, kpi, panel, pct, table, td } from "./dom.js";
 import { health, pick, sample, state } from "./model.js";
 import { clusterPicker } from "./picker.js";
+
+// The learnt prior against what the threshold was calibrated for (/state's growth_calibration,
+// null for a cluster that does not learn): the operator's early warning, before failures.
+function growthKpi(g) {
+  if (!g) return [];
+  const lives = g.learnt_mu_factor === 1 ? "" : `, cores live × ${fmt(1 / g.learnt_mu_factor, 2)}`;
+  const top = g.calibrated_lambda_factors[g.calibrated_lambda_factors.length - 1];
+  return [kpi("learnt growth vs calibration",
+    `λ × ${fmt(g.learnt_lambda_factor, 2)}${lives}; calibrated to λ × ${fmt(top, 2)}`,
+    "kpi-growth", g.beyond_calibration ? "bad" : "ok")];
+}
 
 // Fields about the threshold beyond `threshold` itself (e.g. a derived one and where it
 // came from) are shown as they come: other work may add them to /state.
@@ -30,6 +42,7 @@ export async function render({ params, inv }) {
       kpi("threshold", fmt(st.threshold, 4), "kpi-threshold"),
       kpi("scale-out failures vs SLA", `${pct(st.sla_failure_rate)} vs ${pct(st.sla)}`,
         "kpi-sla", hl.ok ? "ok" : "bad"),
+      ...growthKpi(st.growth_calibration),
       kpi("scale-outs (denied)", `${fmt(st.scaleout_requests)} (${fmt(st.scaleouts_denied)})`,
         "kpi-scaleouts"),
       kpi("now (hours)", fmt(st.now), "kpi-now")),
