@@ -396,8 +396,11 @@ def test_a_second_moment_cluster_of_3000_to_5000_cores_gets_a_cautious_start_by_
         assert r.status_code == 201, r.text
         return r.json()["policy"]["cautious_growth"]
 
-    assert growth(3000) == growth(5000) == 2.0
+    assert growth(3268) == growth(5000) == 2.0
     assert growth(2000) == growth(10000) == growth(5000, "first_moment") == 1.0
+    # Inside the span, but at 5,000's ρ = 0.0255 the empty-cluster probe refuses a cluster of
+    # fewer than 3,268 cores believing λ × 2: the default falls back to off (sla.py).
+    assert growth(3267) == growth(3000) == 1.0
     assert growth(5000, name="given", threshold=0.03) == 1.0
     assert growth(5000, name="fixed", learn_prior=False) == 1.0
     assert growth(5000, name="off", cautious_growth=1) == 1.0

@@ -32,9 +32,10 @@ class MomentPolicy:
             a floor until the test rejects it in favour of slower). It guards against deployments admitted before there is
             evidence, at some utilisation: see docs/moments.md for where it helped and where it did not. Default: 2 for a
             second_moment cluster of 3,000 to 5,000 cores that learns its prior, with the table's threshold and Table 1's
-            priors (where it was measured to hold τ when the default without it did not), otherwise 1 (off); stored with the
-            cluster. Above 1 needs learn_prior and a first_moment or second_moment kind, and a declared value is refused
-            where the belief would refuse even a 1-core deployment into the empty cluster (it would admit nothing, ever).
+            priors (where it was measured to hold τ when the default without it did not), unless that belief would admit
+            nothing (below 3,268 cores at the table's ρ); otherwise 1 (off); stored with the cluster. Above 1 needs
+            learn_prior and a first_moment or second_moment kind, and a declared value is refused where the belief would
+            refuse even a 1-core deployment into the empty cluster (it would admit nothing, ever).
         closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
