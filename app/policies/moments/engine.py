@@ -303,7 +303,7 @@ class MomentEngine:
                     d.prior = new
                     self._reprior.append(d.id)
         if self.ladder is not None:
-            self._climb(new, learner.declared)
+            self._climb()
 
     def start_cautious(self, factor: float, check: bool = True, fallback: bool = False) -> bool:
         """Believe λ × `factor` at the declared threshold until the cluster's own deployments
@@ -338,15 +338,15 @@ class MomentEngine:
                           "otherwise: declare a smaller cautious_growth, or none")
         return True
 
-    def _climb(self, new: Prior, declared: Prior) -> None:
-        """Move to the ladder's threshold for the adopted prior: the threshold (and the loop's
-        bounds, so what the loop tightened stays tightened) scale by the ratio of the two."""
+    def _climb(self) -> None:
+        """Move to the ladder's threshold for the prior just adopted (learner.learnt): the
+        threshold (and the loop's bounds, so what the loop tightened stays tightened) scale
+        by the ratio of the two."""
         ladder = self.ladder
         assert ladder is not None
         # A cautious start's λ is assumed, not learnt: the ladder stays at step 1 until the
         # evidence confirms faster growth than declared (then the held factor is a floor).
-        lam_factor = self.learnt_lambda_factor()
-        k, value = ladder.target(lam_factor, _mean(new.mu) / _mean(declared.mu))
+        k, value = ladder.target(self.learnt_lambda_factor(), self.learnt_mu_factor())
         ratio = value / ladder.in_use()
         ladder.factor, ladder.threshold = k, value
         if ratio == 1.0:
@@ -530,6 +530,14 @@ class MomentEngine:
             return 1.0
         return _mean(learner.learnt.lam) / _mean(learner.declared.lam)
 
+    def learnt_mu_factor(self) -> float:
+        """μ's mean in the prior in use ÷ the declared one (1 without a learner or before any
+        adoption); a cautious start holds λ only, so μ's is what was learnt."""
+        learner = self.learner
+        if learner is None or learner.learnt is None:
+            return 1.0
+        return _mean(learner.learnt.mu) / _mean(learner.declared.mu)
+
     def growth_calibration(self) -> dict[str, Any] | None:
         """Whether the threshold in use was calibrated for the demand this cluster's
         deployments showed (None: the cluster does not learn, so nothing is known). Its
@@ -544,9 +552,9 @@ class MomentEngine:
         learner = self.learner
         if learner is None:
             return None
-        factors = [1.0] if self.ladder is None else sorted(k for k, _ in self.ladder.steps)
-        lam = self.learnt_lambda_factor()
-        mu = 1.0 if learner.learnt is None else _mean(learner.learnt.mu) / _mean(learner.declared.mu)
+        # A ladder's factors rise (GrowthLadder), so its last is the largest.
+        factors = [1.0] if self.ladder is None else [k for k, _ in self.ladder.steps]
+        lam, mu = self.learnt_lambda_factor(), self.learnt_mu_factor()
         ratio = max(lam / factors[-1], 1.0 / mu)
         return {"learnt_lambda_factor": lam, "learnt_mu_factor": mu,
                 "calibrated_lambda_factors": factors, "ratio": ratio,
