@@ -314,3 +314,18 @@ def test_every_growth_anchor_sits_on_a_table_anchor() -> None:
         for factor, anchors in rows.items():
             assert factor > 1 and {a[0] for a in anchors} <= base
             assert [a[0] for a in anchors] == sorted({a[0] for a in anchors})
+
+
+def test_a_capacity_outside_the_calibrated_ones_states_no_confidence() -> None:
+    """The nearest anchor's value stands in outside the table, but its lives were another
+    cluster's: the derivation states no confidence there, and the anchor's own where it is."""
+    for kind, anchors in CALIBRATED.items():
+        low, high = anchors[0], anchors[-1]
+        for capacity, anchor in ((low[0] // 2, low), (high[0] * 5, high)):
+            t, d = table_threshold(kind, capacity, 1e-4)
+            unit = 1 if kind == "second_moment" else capacity
+            assert t == pytest.approx(anchor[1] * unit)
+            assert [a["capacity"] for a in d["anchors"]] == [anchor[0]]
+            assert d["confidence"] is None
+        for anchor in (low, high):
+            assert table_threshold(kind, anchor[0], 1e-4)[1]["confidence"] == anchor[3]
