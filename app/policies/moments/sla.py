@@ -389,14 +389,16 @@ def table_threshold(policy: str, capacity: int, sla: float,
     # were lives of another cluster: the second moment's ρ = 0.112 met τ at 20,000 cores with
     # confidence 0.94 and at 50,000 with 0.74 (docs/moments.md), so no confidence carries over.
     outside = not caps[0] <= capacity <= caps[-1]
-    confs = [None] if outside else [a[3] for a in near]
+    confs = [a[3] for a in near]
     derivation = {
         "source": "table",
         "table_sla": TABLE_SLA,
         "anchors": [_anchor_view(a) for a in near],
         "runs": min(a[2] for a in near),
-        # Only where the SLA is no stricter than the table's and every anchor stated one.
-        "confidence": None if sla < TABLE_SLA or None in confs else min(confs),  # type: ignore[type-var]
+        # Only inside the calibrated capacities, where the SLA is no stricter than the table's
+        # and every anchor stated one.
+        "confidence": (None if outside or sla < TABLE_SLA or None in confs
+                       else min(confs)),  # type: ignore[type-var]
         "bounds": [threshold * TIGHTEST, loosest],
     }
     # Where the table's anchors were calibrated for faster growth too (never with the sized
