@@ -116,6 +116,13 @@ class Metrics:
             "the declared one, or its cores' lifetime over the declared one, whichever is "
             "larger (1: within); above 1.1 the SLA's calibration does not cover its workload.",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.largest_share = Gauge(
+            "headroom_scale_out_largest_deployment_share",
+            "The largest share of a moment cluster's capacity that one live deployment is "
+            "expected to need at some point of the grid (its own moments); from 0.5 the "
+            "cluster will refuse its scale-outs once it is that large, whatever the cluster "
+            "admits (/state's outgrowing).",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.violation = Gauge(
             "headroom_reservation_violation_ratio",
             "A reservation stream's time-average violation ratio so far, per resource.",
@@ -183,6 +190,8 @@ class Metrics:
                 self.scale_out_sla.labels(cluster_id).set(engine.sla)
             if (growth := engine.engine.growth_calibration()) is not None:
                 self.growth_calibration.labels(cluster_id).set(growth["ratio"])
+            if (outgrowing := engine.engine.outgrowing()) is not None:
+                self.largest_share.labels(cluster_id).set(outgrowing["largest_expected_share"])
         elif (ratio := (response.get("details") or {}).get("migrations_per_departure")
               ) is not None:  # a DRA departure
             self.migrations_per_departure.labels(cluster_id).set(ratio)

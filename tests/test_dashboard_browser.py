@@ -275,6 +275,10 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     assert (growth["learnt_lambda_factor"], growth["calibrated_lambda_factors"][-1]) == (1.0, 2.0)
     assert page.text("kpi-growth") == "λ × 1; calibrated to λ × 2"
     assert "ok" in page.el("kpi-growth").get_attribute("class").split()
+    # No deployment is expected to need half of it: the share shown is /state's, and calm.
+    assert moment["outgrowing"]["count"] == 0
+    assert page.text("kpi-outgrowing") == f"{100 * moment['outgrowing']['largest_expected_share']:.1f}%"
+    assert "ok" in page.el("kpi-outgrowing").get_attribute("class").split()
     assert page.text("kpi-deployments") == \
         f"{moment['deployments']} ({moment['admitted']} / {moment['rejected']})"
     _ok(api.post(f"/v1/clusters/{ids['moment']}/deployments", json={

@@ -327,6 +327,40 @@ def test_state_says_which_growth_the_threshold_was_calibrated_for(client):
     assert ratio == {two: 1.0, five: 1.0}
 
 
+def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(client, app):
+    """/state's outgrowing lists a deployment whose own moments expect it to need half the
+    cluster or more, once an admission has recomputed them; /metrics exports the largest
+    expected share for the operator's alert (deploy/prometheus); a restarted service shows
+    the same. A quiet cluster lists none."""
+    from tests.test_monitoring import _samples
+
+    cid = create(client, 400, "second_moment", threshold=0.5).json()["id"]
+    quiet = create(client, 400, "second_moment", name="quiet", threshold=0.5).json()["id"]
+    base = f"/v1/clusters/{cid}/deployments"
+    for c in (cid, quiet):
+        r = client.post(f"/v1/clusters/{c}/deployments",
+                        json={"event_id": "a", "deployment_id": "a", "cores": 2, "at": 0.0})
+        assert r.json()["decision"] == "admitted", r.text
+    for k in range(30):
+        r = client.post(f"{base}/a/scale-outs",
+                        json={"event_id": f"s{k}", "cores": 4, "at": 0.2 * (k + 1)})
+        assert r.json()["decision"] == "granted", r.text
+    r = client.post(base, json={"event_id": "c", "deployment_id": "c", "cores": 1, "at": 6.5})
+    assert r.json()["decision"] == "rejected", r.text
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    out = state["outgrowing"]
+    assert out["share"] == 0.5 and out["count"] == 1 and out["largest_expected_share"] > 1.0
+    assert [(d["deployment_id"], d["cores"]) for d in out["deployments"]] == [("a", 122)]
+    calm = client.get(f"/v1/clusters/{quiet}/state").json()["outgrowing"]
+    assert calm["count"] == 0 and calm["largest_expected_share"] < 0.5
+    got = _samples(client.get("/metrics").text)
+    share = {dict(k[1])["cluster"]: v for k, v in got.items()
+             if k[0] == "headroom_scale_out_largest_deployment_share"}
+    assert share == {cid: out["largest_expected_share"], quiet: calm["largest_expected_share"]}
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
+
+
 @pytest.mark.parametrize("ladder", [
     [{"lambda_factor": 4.0, "threshold": 0.4}, {"lambda_factor": 2.0, "threshold": 0.2}],
     [{"lambda_factor": 2.0, "threshold": 0.2}, {"lambda_factor": 2.0, "threshold": 0.3}],

@@ -18,6 +18,17 @@ function growthKpi(g) {
     "kpi-growth", g.beyond_calibration ? "bad" : "ok")];
 }
 
+// The largest share of the cluster one deployment is expected to need (/state's outgrowing,
+// null for the zeroth-moment rule): from half, the cluster will refuse its scale-outs
+// whatever it admits, and only moving or capping it helps.
+function outgrowingKpi(o) {
+  if (!o) return [];
+  const who = o.deployments.length ? ` (${o.deployments[0].deployment_id}` +
+    `${o.count > 1 ? ` and ${o.count - 1} more` : ""})` : "";
+  return [kpi("largest deployment's expected share", `${pct(o.largest_expected_share)}${who}`,
+    "kpi-outgrowing", o.count ? "bad" : "ok")];
+}
+
 // Fields about the threshold beyond `threshold` itself (e.g. a derived one and where it
 // came from) are shown as they come: other work may add them to /state.
 const thresholdExtras = (st) => Object.entries(st)
@@ -43,6 +54,7 @@ export async function render({ params, inv }) {
       kpi("scale-out failures vs SLA", `${pct(st.sla_failure_rate)} vs ${pct(st.sla)}`,
         "kpi-sla", hl.ok ? "ok" : "bad"),
       ...growthKpi(st.growth_calibration),
+      ...outgrowingKpi(st.outgrowing),
       kpi("scale-outs (denied)", `${fmt(st.scaleout_requests)} (${fmt(st.scaleouts_denied)})`,
         "kpi-scaleouts"),
       kpi("now (hours)", fmt(st.now), "kpi-now")),

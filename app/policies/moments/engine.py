@@ -45,6 +45,12 @@ CATEGORY_MIN = 5
 # A newcomer's own moments depend only on (cores, belief); without declared priors every
 # arrival has the population belief, so a handful of initial sizes cover almost all of them.
 NEWCOMER_CACHE = 256
+# A deployment whose own expected cores reach this share of the cluster at some point of the
+# grid: the cluster will refuse its scale-outs once it is that large, and admission control
+# can do nothing about a deployment already admitted (docs/moments.md, "One deployment fills
+# the cluster": at 10,000 cores under λ × 2 each failing life examined was one such deployment).
+OUTGROWING_SHARE = 0.5
+OUTGROWING_LISTED = 5  # the largest few are listed; the count says how many there are
 DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
 
 
@@ -131,6 +137,11 @@ class MomentEngine:
         # Only the second moment rule reads variances; the first moment's cache holds E and
         # zeros (half the work per deployment, E unchanged bit for bit).
         self._variance = policy == "second_moment"
+        # Each cached E array's maximum, for outgrowing(): keyed by deployment, with the array
+        # it was taken from (a recompute stores new arrays, never changes one in place); and
+        # the last answer's ranking, with the cache version it was taken at.
+        self._peaks: dict[str, tuple[np.ndarray, float]] = {}
+        self._ranked: tuple[tuple[int, int], float, list[tuple[float, str]]] | None = None
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -560,6 +571,40 @@ class MomentEngine:
                 "calibrated_lambda_factors": factors, "ratio": ratio,
                 "beyond_calibration": ratio > GrowthLadder.HYSTERESIS}
 
+    def outgrowing(self) -> dict[str, Any] | None:
+        """Live deployments expected to need OUTGROWING_SHARE of the cluster on their own:
+        the largest of each one's expected cores over the grid (its cached moments, so as
+        fresh as the totals decisions use), against capacity. No admission decision protects
+        the SLA from such a deployment: it was admitted already, and the cluster refuses its
+        scale-outs once it has grown into the rest (in simulation, 928 of 935 failures of one
+        life were its own). An operator can move it or cap it; the service says which, and
+        how large it is expected to grow. None for the zeroth-moment rule (no moments).
+        The service asks on every response (the metrics gauge): unless a deployment was
+        stored, recomputed or removed since the last call (admissions and deaths; scale-outs
+        only mark it), the last ranking is reused; otherwise a pass over the live deployments
+        (~0.4 ms for 1,000), with a maximum over the grid only for those recomputed."""
+        if self.policy == "threshold":
+            return None
+        version = (self._updates, self.admitted)
+        if self._ranked is None or self._ranked[0] != version:
+            peaks: dict[str, tuple[np.ndarray, float]] = {}
+            for key, (e, _) in self._cache.items():
+                hit = self._peaks.get(key)
+                peaks[key] = hit if hit is not None and hit[0] is e else (e, float(e.max()))
+            self._peaks = peaks
+            limit = OUTGROWING_SHARE * self.capacity
+            over = sorted(((peak, key) for key, (_, peak) in peaks.items() if peak >= limit), reverse=True)
+            self._ranked = (version, max((peak for _, peak in peaks.values()), default=0.0), over)
+        _, largest, over = self._ranked
+        return {
+            "share": OUTGROWING_SHARE,
+            "largest_expected_share": largest / self.capacity,
+            "count": len(over),
+            "deployments": [{"deployment_id": key, "cores": self.deployments[key].cores,
+                             "expected_peak_cores": peak, "expected_share": peak / self.capacity}
+                            for peak, key in over[:OUTGROWING_LISTED]],
+        }
+
     def describe(self) -> dict[str, Any]:
         live = sum(1 for d in self.deployments.values() if d.alive)
         peak = {}
@@ -575,6 +620,7 @@ class MomentEngine:
             "population_prior": None if self.learner is None else self.learner.describe(),
             "growth_ladder": None if self.ladder is None else self.ladder.to_dict(),
             "growth_calibration": self.growth_calibration(),
+            "outgrowing": self.outgrowing(),
             "capacity": self.capacity,
             "now": self.now,
             "active_cores": self.active,

@@ -96,6 +96,36 @@ def test_death_by_scale_in_and_shutdown() -> None:
     assert abs(e._tot_e).max() < 1e-6
 
 
+def test_outgrowing_names_a_deployment_its_moments_expect_to_need_half_the_cluster() -> None:
+    """engine.outgrowing: a deployment admitted on the population prior that then scales out
+    fast is listed once its moments are recomputed (at the next admission, as the totals
+    are), with its expected peak against capacity; one that dies leaves the list. The
+    cluster refuses newcomers meanwhile, but cannot refuse that deployment's growth."""
+    e = eng("second_moment", threshold=0.5, capacity=400)
+    for key in ("a", "b"):
+        assert e.admit(key, 2 if key == "a" else 1, 0.0)["decision"] == "admitted"
+    quiet = e.outgrowing()
+    assert quiet is not None and quiet["count"] == 0 and quiet["deployments"] == []
+    assert 0.0 < quiet["largest_expected_share"] < 0.5
+    for k in range(30):  # 120 cores in 6 hours: far faster than the population prior says
+        assert e.scale_out("a", 4, 0.2 * (k + 1))["decision"] == "granted"
+    # Its cached moments are still the admission's until the next admission recomputes them.
+    assert e.outgrowing() == quiet
+    assert e.admit("c", 1, 6.5)["decision"] == "rejected"
+    loud = e.outgrowing()
+    assert loud is not None and loud["count"] == 1 and loud["largest_expected_share"] > 1.0
+    [row] = loud["deployments"]
+    assert row["deployment_id"] == "a" and row["cores"] == 122
+    # The peak is over every point of the grid; the deployment's view shows the horizons' ends.
+    assert row["expected_peak_cores"] >= max(e.deployment_view("a")["expected_cores"].values()) > 200
+    assert row["expected_share"] == row["expected_peak_cores"] / 400
+    assert e.describe()["outgrowing"] == loud
+    e.shutdown("a", 7.0)
+    gone = e.outgrowing()
+    assert gone is not None and gone["count"] == 0 and gone["largest_expected_share"] < 0.5
+    assert eng("threshold", threshold=10).outgrowing() is None  # no moments to expect with
+
+
 def test_dry_run_changes_nothing() -> None:
     e = eng()
     e.admit("a", 2, 0.0)
