@@ -60,6 +60,7 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
         "final_thresholds": [r["threshold"] for r in runs],
         # Per life, in seed order: two policies run on the same seeds compare life by life.
         "seeds": [r["seed"] for r in runs], "utilizations": util.tolist(),
+        "moved": sum(r.get("moved", 0) for r in runs),
     }
 
 
@@ -73,16 +74,19 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
 # CAUTIOUS_GROWTH at the declared threshold until its deployments tell), "service_no_cautious"
 # the service without one: the two differ from "service" only where a declaration gets a
 # cautious start by default (sla.CAUTIOUS_BY_DEFAULT); every other cell has none.
+# "service_move" is the service with an operator who moves every deployment /state lists as
+# outgrowing to a larger cluster at once (simulator.simulate's move_outgrowing).
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
                "service_no_cautious": (True, True, True, False),
+               "service_move": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
 # off ("service" has what a declaration gets by default).
 DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
-                            if name not in ("service_cautious", "service_no_cautious"))
+                            if name not in ("service_cautious", "service_no_cautious", "service_move"))
 
 
 def _life(job: tuple[Any, ...]) -> dict[str, Any]:
@@ -102,7 +106,8 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
             if truth is not None:
                 eng.threshold = truth.target(growth, 1.0)[1]
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
-                   growth=growth, measure_from=measure_from, arrival_size_evidence=sized)
+                   growth=growth, measure_from=measure_from, arrival_size_evidence=sized,
+                   move_outgrowing=name == "service_move")
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
     out["ladder"] = None if eng.ladder is None else eng.ladder.to_dict()
     out["cautious_at_end"] = None if eng.learner is None else eng.learner.cautious
@@ -150,6 +155,8 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
                                f" ({a.get('cautious_start') or a['ended_cautious_start']}) at {a['at']:.0f} h")
             if r.get("cautious_at_end"):
                 learnt += f", still cautious (λ ×{r['cautious_at_end']:g})"
+            if r.get("moved"):
+                learnt += f", moved {r['moved']} outgrowing"
             print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
                   f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "
                   f"{r['threshold']:.4g}{learnt}", file=sys.stderr, flush=True)
@@ -217,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="years after which failures are also reported apart (the loop learnt)")
     p.add_argument("--controllers", default=",".join(DEFAULT_CONTROLLERS),
                    help=f"comma list of {', '.join(CONTROLLERS)} (default: all but "
-                        "service_cautious and service_no_cautious)")
+                        "service_cautious, service_no_cautious and service_move)")
     p.add_argument("--workers", type=int, default=1, help="local processes (-1: every core)")
     p.add_argument("--seed", type=int, default=0, help="first seed")
     p.add_argument("--skip-right-prior", action="store_true",

@@ -90,6 +90,7 @@ def simulate(
     parameters: tuple[float, float, float] | None = None,
     arrival_size_evidence: bool = False,
     population_prior: dict[str, Any] | None = None,
+    move_outgrowing: bool = False,
 ) -> dict[str, Any]:
     """One life of the model. `growth` multiplies every deployment's true scale-out rate while
     the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
@@ -101,7 +102,12 @@ def simulate(
     (right in this model, where it is drawn like a scale-out's); a given `engine` must agree.
     `population_prior` ({"lambda", "mu", "sigma"}: [shape, rate]) replaces Table 1 as the
     population the deployments' true parameters are drawn from and, unless an `engine` is
-    given, as the engine's prior: a cluster that declared its own (policy.population_prior)."""
+    given, as the engine's prior: a cluster that declared its own (policy.population_prior).
+    `move_outgrowing`: after each arrival's decision, every deployment the engine lists as
+    outgrowing (engine.outgrowing: expected to need half the cluster on its own) leaves, as
+    an operator acting on the alert would move it to a larger cluster (a departure, which
+    the engine sees as a shutdown); its later scale-outs are not this cluster's. `moved`
+    counts them."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
@@ -127,6 +133,7 @@ def simulate(
     last_t = 0.0
     active = 0
     arrivals = 0
+    moved = 0
 
     def schedule_core_death(i: int, t: float) -> None:
         death_version[i] = seq
@@ -156,6 +163,12 @@ def simulate(
                 push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
                 push(t + rng.exponential(1.0 / (POPULATION_DELTA * mu)), MAX_LIFE, i)
                 schedule_core_death(i, t)
+            # The list lags the decisions' totals by nothing: both come from this refresh.
+            while move_outgrowing and (listed := (eng.outgrowing() or {}).get("deployments")):
+                for row in listed:
+                    eng.shutdown(row["deployment_id"], t)
+                    active -= cores.pop(int(row["deployment_id"]))  # its pending events lapse
+                    moved += 1
         elif i not in cores:
             continue  # event of a deployment that already died
         elif kind == SCALE_OUT:
@@ -196,6 +209,7 @@ def simulate(
         "observations": observations,
         "arrival_size_evidence": arrival_size_evidence,
         "population_prior": population_prior,
+        "moved": moved,
         "capacity": capacity,
         "years": years,
         "arrival_rate": arrival_rate,

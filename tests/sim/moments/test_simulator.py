@@ -194,3 +194,23 @@ def test_calibrate_cli_declares_the_population_prior_it_was_calibrated_for(capsy
         bad = _parser().parse_args(["calibrate", "moment", "--policy", "first_moment",
                                     "--population-prior", '{"lambda": [1, 2]}'])
         bad.func(bad)
+
+
+def test_moving_outgrowing_deployments_takes_their_scale_outs_off_the_cluster() -> None:
+    """simulate(move_outgrowing=True): an operator who moves each deployment /state lists as
+    outgrowing. In a population where every deployment outgrows 300 cores on its own (λ 20,
+    cores living 20 hours, σ 5: ~320 cores at equilibrium), the engine lists one once its
+    scale-outs show it; kept, it fails its own scale-outs (6-9% here), moved, it cannot. The
+    engine ends with none listed, and the cluster admits more (each departure frees room)."""
+    for seed in range(3):
+        runs = {}
+        for move in (False, True):
+            eng = MomentEngine(300, "second_moment", 0.3, grid=Grid((720.0, 24.0), 60))
+            r = simulate("second_moment", 300, 0.1, 0.05, 0, seed, engine=eng,
+                         move_outgrowing=move, parameters=(20.0, 0.05, 5.0))
+            runs[move] = (r, eng.outgrowing())
+        (kept, kept_view), (moved, moved_view) = runs[False], runs[True]
+        assert kept["moved"] == 0 and kept_view["count"] >= 1
+        assert moved["moved"] > 0 and moved_view["count"] == 0
+        assert moved["admitted"] > kept["admitted"]
+        assert moved["scaleout_failure_rate"] < kept["scaleout_failure_rate"] / 3
