@@ -20,6 +20,12 @@ With `--kernel` it times the moment computation alone, the compiled kernel again
 formulas.py's numpy code, on the batches a c = 20,000 cluster really computes (captured from
 the first 0.05 years of a second-moment life): best of 3 interleaved, CPU time per deployment.
 
+With `--outgrowing` it times `engine.outgrowing()` (what /state and the metrics gauge call
+on every moment response) on the same `--deployments` engine: after a response that changed no
+cached moments (a scale-out only marks its deployment), and after a real admission (which
+recomputes the dirty and stalest deployments and stores the newcomer), beside the admission's
+own time in the same loop.
+
 With `--calibration` it times one small calibration (first moment, 12 lives) end to end, wall
 clock, on `--workers` local processes and then on a distributed.LocalCluster of as many
 single-threaded worker processes, and checks both found the same threshold.
@@ -165,8 +171,8 @@ def calibration(workers: int) -> dict:
 
     from app.sim.moments.calibrate import calibrate
 
-    cfg = dict(policy="first_moment", sla=0.01, capacity=500, years=0.25, arrival_rate=0.025, runs=4,
-               iterations=3, seed=0)
+    cfg = {"policy": "first_moment", "sla": 0.01, "capacity": 500, "years": 0.25, "arrival_rate": 0.025,
+           "runs": 4, "iterations": 3, "seed": 0}
     out: dict = {"workers": workers, "load_before": os.getloadavg()[0]}
     start = time.perf_counter()
     local = calibrate(**cfg, workers=workers)
@@ -182,6 +188,36 @@ def calibration(workers: int) -> dict:
     return out
 
 
+def outgrowing(n: int, samples: int, events: int) -> dict:
+    """p50/p99 ms of outgrowing() when nothing changed vs right after an admission."""
+    eng, rng = build(n, "second_moment", 1)
+    t = eng.now
+    unchanged, after_admit, admit = [], [], []
+    eng.outgrowing()
+    for k in range(samples):
+        for _ in range(events):
+            t += 0.001
+            eng.scale_out(f"d{int(rng.integers(n))}", 1, t)
+        start = time.perf_counter()
+        eng.outgrowing()
+        unchanged.append(time.perf_counter() - start)
+        t += 0.001
+        start = time.perf_counter()
+        eng.admit(f"probe{k}", 1, t)
+        admit.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        eng.outgrowing()
+        after_admit.append(time.perf_counter() - start)
+
+    def pct(xs: list[float]) -> dict:
+        ms = np.array(xs) * 1e3
+        return {"p50_ms": float(np.percentile(ms, 50)), "p99_ms": float(np.percentile(ms, 99))}
+
+    return {"deployments": n, "samples": samples, "events_between": events,
+            "outgrowing_unchanged": pct(unchanged), "outgrowing_after_admit": pct(after_admit),
+            "admit": pct(admit)}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--life", action="store_true", help="time whole simulated lives instead")
@@ -195,6 +231,8 @@ def main() -> None:
                     help="with --life: moments by formulas.py's numpy code, not the compiled kernel")
     ap.add_argument("--kernel", action="store_true", help="time the compiled moments against numpy's")
     ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
+    ap.add_argument("--outgrowing", action="store_true",
+                    help="time engine.outgrowing() (the /state list and gauge) beside an admission")
     ap.add_argument("--vmath", action="store_true", help="time the kernel's exp and log against the C library's")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--deployments", type=int, default=1000)
@@ -208,6 +246,10 @@ def main() -> None:
         return
     if args.vmath:
         vmath()
+        return
+    if args.outgrowing:
+        out = outgrowing(args.deployments, args.samples, args.events)
+        print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
         return
     if args.kernel:
         kernel_vs_numpy()

@@ -140,8 +140,13 @@ class MomentEngine:
         # Each cached E array's maximum, for outgrowing(): keyed by deployment, with the array
         # it was taken from (a recompute stores new arrays, never changes one in place); and
         # the last answer's ranking, with the cache version it was taken at.
-        self._peaks: dict[str, tuple[np.ndarray, float]] = {}
-        self._ranked: tuple[tuple[int, int], float, list[tuple[float, str]]] | None = None
+        # outgrowing(): each cached deployment's peak expected cores, updated only for the ids
+        # stored or removed since the last call (None: rebuild from the whole cache, as after
+        # from_state), and those at or above the limit it was last asked with.
+        self._peaks: dict[str, float] = {}
+        self._touched: set[str] | None = None
+        self._over: tuple[float, dict[str, float]] = (0.0, {})
+        self._ranked: tuple[tuple[int, int, int], float, list[tuple[float, str]]] | None = None
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -172,6 +177,8 @@ class MomentEngine:
         if old is not None:
             self._tot_e -= old[0]
             self._tot_v -= old[1]
+            if self._touched is not None:
+                self._touched.add(d.id)
         d.cached_inputs = None
         if d.alive and self.policy != "threshold":
             self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid, self._variance))
@@ -190,6 +197,8 @@ class MomentEngine:
 
     def _store(self, d: Deployment, new: tuple[np.ndarray, np.ndarray]) -> None:
         self._cache[d.id] = new
+        if self._touched is not None:
+            self._touched.add(d.id)
         self._tot_e += new[0]
         self._tot_v += new[1]
         d.cached_inputs = (d.cores, d.stats.copy(), d.prior)
@@ -581,20 +590,39 @@ class MomentEngine:
         how large it is expected to grow. None for the zeroth-moment rule (no moments).
         The service asks on every response (the metrics gauge): unless a deployment was
         stored, recomputed or removed since the last call (admissions and deaths; scale-outs
-        only mark it), the last ranking is reused; otherwise a pass over the live deployments
-        (~0.4 ms for 1,000), with a maximum over the grid only for those recomputed."""
+        only mark it), the last ranking is reused; otherwise only those deployments' peaks
+        (a maximum over the grid each) and the largest of all peaks are computed again
+        (app.bench.moments --outgrowing)."""
         if self.policy == "threshold":
             return None
-        version = (self._updates, self.admitted)
+        version = (self._updates, self.admitted, self.capacity)
         if self._ranked is None or self._ranked[0] != version:
-            peaks: dict[str, tuple[np.ndarray, float]] = {}
-            for key, (e, _) in self._cache.items():
-                hit = self._peaks.get(key)
-                peaks[key] = hit if hit is not None and hit[0] is e else (e, float(e.max()))
-            self._peaks = peaks
             limit = OUTGROWING_SHARE * self.capacity
-            over = sorted(((peak, key) for key, (_, peak) in peaks.items() if peak >= limit), reverse=True)
-            self._ranked = (version, max((peak for _, peak in peaks.values()), default=0.0), over)
+            peaks = self._peaks
+            over_limit, over = self._over
+            if self._touched is None:
+                peaks.clear()
+                over = {}
+                touched = set(self._cache)
+            else:
+                touched = self._touched
+            if over_limit != limit:
+                over = {key: peak for key, peak in peaks.items() if peak >= limit}
+            for key in touched:
+                entry = self._cache.get(key)
+                if entry is None:
+                    peaks.pop(key, None)
+                    over.pop(key, None)
+                    continue
+                peak = peaks[key] = float(entry[0].max())
+                if peak >= limit:
+                    over[key] = peak
+                else:
+                    over.pop(key, None)
+            self._touched = set()
+            self._over = (limit, over)
+            ranked = sorted(((peak, key) for key, peak in over.items()), reverse=True)
+            self._ranked = (version, max(peaks.values(), default=0.0), ranked)
         _, largest, over = self._ranked
         return {
             "share": OUTGROWING_SHARE,

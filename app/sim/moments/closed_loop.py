@@ -84,7 +84,8 @@ CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, Fals
                "service_move": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
-# off ("service" has what a declaration gets by default).
+# off ("service" has what a declaration gets by default) and the one with an operator who
+# moves deployments (service_move: the service's own controller does not move anything).
 DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                             if name not in ("service_cautious", "service_no_cautious", "service_move"))
 

@@ -218,6 +218,55 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
     assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
 
 
+def _outgrowing_from_scratch(e: MomentEngine) -> tuple[float, list[tuple[float, str]]]:
+    peaks = {key: float(m[0].max()) for key, m in e._cache.items()}
+    limit = 0.5 * e.capacity
+    return max(peaks.values(), default=0.0), sorted(((p, k) for k, p in peaks.items() if p >= limit), reverse=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(events, st.lists(st.booleans(), min_size=25, max_size=25), st.sampled_from([6, 30, 80]))
+def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks, capacity) -> None:  # type: ignore[no-untyped-def]
+    """engine.outgrowing updates only the peaks of deployments stored or removed since it was
+    last asked; whenever it is asked (and after a restore, and when the cluster's capacity
+    changes under it) its answer is the one a pass over every cached deployment gives."""
+    e = MomentEngine(capacity, "second_moment", threshold=0.9, grid=SMALL)
+    t = 0.0
+
+    def check(engine: MomentEngine) -> None:
+        got = engine.outgrowing()
+        largest, over = _outgrowing_from_scratch(engine)
+        assert got is not None and got["largest_expected_share"] == largest / engine.capacity
+        assert got["count"] == len(over)
+        assert [(r["expected_peak_cores"], r["deployment_id"]) for r in got["deployments"]] == over[:5]
+
+    for (kind, i, c, dt), ask in zip(evts, asks):
+        t += dt
+        try:
+            if kind == "admit":
+                e.admit(f"d{i}", c, t)
+            elif kind == "out":
+                e.scale_out(f"d{i}", 4 * c, t)
+            elif kind == "in":
+                e.scale_in(f"d{i}", 1, t)
+            else:
+                e.shutdown(f"d{i}", t)
+        except MomentsError:
+            pass
+        if ask:
+            check(e)
+    e.admit("flush", 1, t + 1.0, dry_run=True)
+    check(e)
+    if e._cache:  # the largest dies: the next answer must not remember it
+        e.shutdown(max(e._cache, key=lambda key: float(e._cache[key][0].max())), t + 1.0)
+        check(e)
+    check(MomentEngine.from_state(json.loads(json.dumps(e.to_state()))))
+    e.capacity *= 2  # the limit moves: who is over it is decided again from every peak
+    check(e)
+    e.capacity //= 4
+    check(e)
+
+
 def test_a_state_from_a_kernel_that_rounds_otherwise_resums_its_totals() -> None:
     """engine.from_state: totals are kept verbatim from a state of this kernel (or of one from
     before the stamp), and re-summed from the rebuilt caches when the state says another
