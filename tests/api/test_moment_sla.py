@@ -344,13 +344,23 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     for k in range(30):
         r = client.post(f"{base}/a/scale-outs",
                         json={"event_id": f"s{k}", "cores": 4, "at": 0.2 * (k + 1)})
-        assert r.json()["decision"] == "granted", r.text
+        assert r.json()["decision"] == "granted" and r.json()["migrate"] is None, r.text
     r = client.post(base, json={"event_id": "c", "deployment_id": "c", "cores": 1, "at": 6.5})
     assert r.json()["decision"] == "rejected", r.text
     state = client.get(f"/v1/clusters/{cid}/state").json()
     out = state["outgrowing"]
     assert out["share"] == 0.5 and out["count"] == 1 and out["largest_expected_share"] > 1.0
     assert [(d["deployment_id"], d["cores"]) for d in out["deployments"]] == [("a", 122)]
+    # Its next scale-out is answered "migrate" in-band, and a retry replays the same answer.
+    told = client.post(f"{base}/a/scale-outs", json={"event_id": "m", "cores": 1, "at": 6.6}).json()
+    [row] = out["deployments"]
+    assert told["decision"] == "granted" and told["migrate"] == {
+        "reason": "outgrowing_cluster", "share": 0.5,
+        "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"]}
+    again = client.post(f"{base}/a/scale-outs", json={"event_id": "m", "cores": 1, "at": 6.6}).json()
+    assert again == {**told, "replayed": True}
+    client.post(f"{base}/a/scale-ins", json={"event_id": "m-in", "cores": 1, "at": 6.7})
+    state = client.get(f"/v1/clusters/{cid}/state").json()
     calm = client.get(f"/v1/clusters/{quiet}/state").json()["outgrowing"]
     assert calm["count"] == 0 and calm["largest_expected_share"] < 0.5
     got = _samples(client.get("/metrics").text)
@@ -359,6 +369,8 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     assert share == {cid: out["largest_expected_share"], quiet: calm["largest_expected_share"]}
     with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
         assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
+        after = fresh.post(f"{base}/a/scale-outs", json={"event_id": "m2", "cores": 1, "at": 6.8}).json()
+        assert after["migrate"] == told["migrate"]
 
 
 @pytest.mark.parametrize("ladder", [

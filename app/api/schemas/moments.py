@@ -260,10 +260,23 @@ class AdmissionOut(BaseModel):
     dry_run: bool = False
 
 
+class MigrateAnswer(BaseModel):
+    reason: Literal["outgrowing_cluster"]
+    share: float = Field(description="The share of the capacity at which a deployment is told to migrate.")
+    expected_peak_cores: float = Field(description="The largest of its expected cores over the horizons.")
+    expected_share: float = Field(description="expected_peak_cores over the cluster's capacity.")
+
+
 class ScaleOutOut(BaseModel):
     decision: Literal["granted", "denied"]
     active_cores: int
     sla_failure_rate: float
+    migrate: MigrateAnswer | None = Field(None, description=(
+        "Set when this deployment's own moments (as of the last admission) expect it to need "
+        "`share` of the cluster or more: move it to a larger cluster. No admission decision "
+        "protects the SLA from a deployment already admitted; this cluster will refuse its "
+        "scale-outs, and its neighbours', once it has grown into the rest. The same "
+        "deployments /state's outgrowing lists; null otherwise and for the zeroth moment."))
     event_seq: int
     replayed: bool
 

@@ -24,6 +24,9 @@ class Deployment:
     # Its base prior is the cluster's population prior (no declared Gamma, no category prior):
     # it follows the learnt one (learning.py) and is evidence for it.
     population: bool = False
+    # The largest expected cores over the grid in its cached moments, taken when a scale-out
+    # first asks after they were stored (None: not yet); never persisted.
+    peak: float | None = None
 
     def advance(self, at: float) -> None:
         """Add exposure since `last`: core-hours, hours alive, hours of scale-out counting."""

@@ -197,6 +197,7 @@ class MomentEngine:
 
     def _store(self, d: Deployment, new: tuple[np.ndarray, np.ndarray]) -> None:
         self._cache[d.id] = new
+        d.peak = None
         if self._touched is not None:
             self._touched.add(d.id)
         self._tot_e += new[0]
@@ -476,7 +477,30 @@ class MomentEngine:
         if self.loop is not None:
             self.threshold = self.loop.observe(granted, self.threshold)
         self._mark(d)
-        return {"decision": "granted" if granted else "denied", "active_cores": self.active, "sla_failure_rate": self.sla_failure_rate}
+        return {"decision": "granted" if granted else "denied", "active_cores": self.active,
+                "sla_failure_rate": self.sla_failure_rate, "migrate": self._migrate(d)}
+
+    def _migrate(self, d: Deployment) -> dict[str, Any] | None:
+        """The answer to a deployment /state lists as outgrowing (its cached moments expect it
+        to need OUTGROWING_SHARE of the cluster): migrate it to a larger cluster. Given on its
+        own scale-outs, granted or denied, so an orchestrator that only posts events hears it
+        where it acts; the same moments and share as outgrowing(), so the two never disagree.
+        The peak is taken once per stored moments (a scale-out costs a lookup otherwise)."""
+        peak = self._peak(d)
+        if peak is None or peak < OUTGROWING_SHARE * self.capacity:
+            return None
+        return {"reason": "outgrowing_cluster", "share": OUTGROWING_SHARE,
+                "expected_peak_cores": peak, "expected_share": peak / self.capacity}
+
+    def _peak(self, d: Deployment) -> float | None:
+        """The largest of d's expected cores over the grid in its cached moments (None
+        without any), taken once per stored moments and kept on d."""
+        if d.peak is None:
+            entry = self._cache.get(d.id)
+            if entry is None:
+                return None
+            d.peak = float(entry[0].max())
+        return d.peak
 
     def scale_in(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
         """`cores` cores end their lifetime; at zero cores the deployment dies (D_n)."""
@@ -609,12 +633,11 @@ class MomentEngine:
             if over_limit != limit:
                 over = {key: peak for key, peak in peaks.items() if peak >= limit}
             for key in touched:
-                entry = self._cache.get(key)
-                if entry is None:
+                if key not in self._cache:
                     peaks.pop(key, None)
                     over.pop(key, None)
                     continue
-                peak = peaks[key] = float(entry[0].max())
+                peak = peaks[key] = self._peak(self.deployments[key]) or 0.0  # cached: never None
                 if peak >= limit:
                     over[key] = peak
                 else:

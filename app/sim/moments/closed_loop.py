@@ -75,19 +75,23 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
 # the service without one: the two differ from "service" only where a declaration gets a
 # cautious start by default (sla.CAUTIOUS_BY_DEFAULT); every other cell has none.
 # "service_move" is the service with an operator who moves every deployment /state lists as
-# outgrowing to a larger cluster at once (simulator.simulate's move_outgrowing).
+# outgrowing to a larger cluster at once (simulator.simulate's move_outgrowing);
+# "service_migrate" the service with an orchestrator that moves a deployment when its own
+# scale-out is answered "migrate" (simulate's follow_migrate). Both start as "service" does
+# (with the cautious start where a declaration gets one by default).
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
                "service_no_cautious": (True, True, True, False),
-               "service_move": (True, True, True, False),
+               "service_move": (True, True, True, False), "service_migrate": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
-# off ("service" has what a declaration gets by default) and the one with an operator who
-# moves deployments (service_move: the service's own controller does not move anything).
+# off ("service" has what a declaration gets by default) and the two where someone outside
+# the service moves deployments away (service_move, service_migrate).
 DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
-                            if name not in ("service_cautious", "service_no_cautious", "service_move"))
+                            if name not in ("service_cautious", "service_no_cautious", "service_move",
+                                            "service_migrate"))
 
 
 def _life(job: tuple[Any, ...]) -> dict[str, Any]:
@@ -97,7 +101,8 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
                          learn=learn, arrival_size_evidence=sized, ladder=ladder,
                          cautious_growth=(CAUTIOUS_GROWTH if name == "service_cautious"
-                                          else None if name == "service" else 1.0))
+                                          else None if name in ("service", "service_move", "service_migrate")
+                                          else 1.0))
     if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
@@ -108,7 +113,7 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
                 eng.threshold = truth.target(growth, 1.0)[1]
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
                    growth=growth, measure_from=measure_from, arrival_size_evidence=sized,
-                   move_outgrowing=name == "service_move")
+                   move_outgrowing=name == "service_move", follow_migrate=name == "service_migrate")
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
     out["ladder"] = None if eng.ladder is None else eng.ladder.to_dict()
     out["cautious_at_end"] = None if eng.learner is None else eng.learner.cautious

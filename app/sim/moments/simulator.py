@@ -91,6 +91,7 @@ def simulate(
     arrival_size_evidence: bool = False,
     population_prior: dict[str, Any] | None = None,
     move_outgrowing: bool = False,
+    follow_migrate: bool = False,
 ) -> dict[str, Any]:
     """One life of the model. `growth` multiplies every deployment's true scale-out rate while
     the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
@@ -107,7 +108,9 @@ def simulate(
     outgrowing (engine.outgrowing: expected to need half the cluster on its own) leaves, as
     an operator acting on the alert would move it to a larger cluster (a departure, which
     the engine sees as a shutdown); its later scale-outs are not this cluster's. `moved`
-    counts them."""
+    counts them. `follow_migrate`: instead, a deployment leaves when its own scale-out is
+    answered "migrate" (engine.scale_out's `migrate`: the same list, heard in-band at its next
+    scale-out rather than read from /state after each admission); counted in `moved` too."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
@@ -174,10 +177,16 @@ def simulate(
         elif kind == SCALE_OUT:
             lam, mu, sig = params[i]
             size = 1 + int(rng.poisson(sig))
-            if eng.scale_out(str(i), size, t)["decision"] == "granted":
+            answer = eng.scale_out(str(i), size, t)
+            if answer["decision"] == "granted":
                 cores[i] += size
                 active += size
                 schedule_core_death(i, t)
+            if follow_migrate and answer["migrate"] is not None:
+                eng.shutdown(str(i), t)
+                active -= cores.pop(i)  # its pending events lapse
+                moved += 1
+                continue
             push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
         elif kind == CORE_DEATH:
             if death_version[i] != s:

@@ -214,3 +214,31 @@ def test_moving_outgrowing_deployments_takes_their_scale_outs_off_the_cluster() 
         assert moved["moved"] > 0 and moved_view["count"] == 0
         assert moved["admitted"] > kept["admitted"]
         assert moved["scaleout_failure_rate"] < kept["scaleout_failure_rate"] / 3
+
+
+def test_following_migrate_answers_takes_the_deployment_off_at_its_next_scale_out() -> None:
+    """simulate(follow_migrate=True): an orchestrator that moves a deployment when its own
+    scale-out is answered "migrate" (engine.scale_out). The same population as above: it
+    moves deployments too and fails fewer scale-outs than keeping them; every move followed
+    a "migrate" answer, and each such answer moved its deployment."""
+    for seed in range(3):
+        runs = {}
+        for follow in (False, True):
+            eng = MomentEngine(300, "second_moment", 0.3, grid=Grid((720.0, 24.0), 60))
+            answered = []
+            scale_out = eng.scale_out
+
+            def counted(deployment_id: str, cores: int, at: float, scale_out=scale_out, answered=answered):
+                out = scale_out(deployment_id, cores, at)
+                answered.append(out["migrate"] is not None)
+                return out
+
+            eng.scale_out = counted  # type: ignore[method-assign]
+            r = simulate("second_moment", 300, 0.1, 0.05, 0, seed, engine=eng,
+                         follow_migrate=follow, parameters=(20.0, 0.05, 5.0))
+            runs[follow] = (r, eng, sum(answered))
+        (kept, _, kept_told), (moved, _, told) = runs[False], runs[True]
+        assert kept["moved"] == 0 and kept_told > 0
+        assert moved["moved"] == told > 0  # each "migrate" answer moved its deployment once
+        assert moved["admitted"] > kept["admitted"]
+        assert moved["scaleout_failure_rate"] < kept["scaleout_failure_rate"] / 3

@@ -73,9 +73,10 @@ def test_rejected_when_cores_not_free() -> None:
 def test_scale_out_all_or_nothing_and_sla_rate() -> None:
     e = eng("threshold", threshold=1e9, capacity=10)
     e.admit("a", 6, 0.0)
-    assert e.scale_out("a", 4, 1.0) == {"decision": "granted", "active_cores": 10, "sla_failure_rate": 0.0}
+    assert e.scale_out("a", 4, 1.0) == {"decision": "granted", "active_cores": 10, "sla_failure_rate": 0.0,
+                                        "migrate": None}  # the zeroth moment expects nothing
     r = e.scale_out("a", 1, 2.0)
-    assert r == {"decision": "denied", "active_cores": 10, "sla_failure_rate": 0.5}
+    assert r == {"decision": "denied", "active_cores": 10, "sla_failure_rate": 0.5, "migrate": None}
     e.scale_in("a", 5, 3.0)
     assert e.scale_out("a", 5, 4.0)["decision"] == "granted"
     d = e.describe()
@@ -108,7 +109,8 @@ def test_outgrowing_names_a_deployment_its_moments_expect_to_need_half_the_clust
     assert quiet is not None and quiet["count"] == 0 and quiet["deployments"] == []
     assert 0.0 < quiet["largest_expected_share"] < 0.5
     for k in range(30):  # 120 cores in 6 hours: far faster than the population prior says
-        assert e.scale_out("a", 4, 0.2 * (k + 1))["decision"] == "granted"
+        r = e.scale_out("a", 4, 0.2 * (k + 1))
+        assert r["decision"] == "granted" and r["migrate"] is None
     # Its cached moments are still the admission's until the next admission recomputes them.
     assert e.outgrowing() == quiet
     assert e.admit("c", 1, 6.5)["decision"] == "rejected"
@@ -116,6 +118,12 @@ def test_outgrowing_names_a_deployment_its_moments_expect_to_need_half_the_clust
     assert loud is not None and loud["count"] == 1 and loud["largest_expected_share"] > 1.0
     [row] = loud["deployments"]
     assert row["deployment_id"] == "a" and row["cores"] == 122
+    # Its own next scale-out is answered "migrate", with the same expectation; b's is not.
+    migrate = e.scale_out("a", 4, 6.6)["migrate"]
+    assert migrate == {"reason": "outgrowing_cluster", "share": 0.5,
+                       "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"]}
+    assert e.scale_out("b", 1, 6.7)["migrate"] is None
+    e.scale_in("a", 4, 6.8)
     # The peak is over every point of the grid; the deployment's view shows the horizons' ends.
     assert row["expected_peak_cores"] >= max(e.deployment_view("a")["expected_cores"].values()) > 200
     assert row["expected_share"] == row["expected_peak_cores"] / 400
@@ -246,7 +254,10 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
             if kind == "admit":
                 e.admit(f"d{i}", c, t)
             elif kind == "out":
-                e.scale_out(f"d{i}", 4 * c, t)
+                # Its answer reads the moments it had before this scale-out: still the cache's.
+                m = e._cache.get(f"d{i}")
+                migrate = e.scale_out(f"d{i}", 4 * c, t)["migrate"]
+                assert (migrate is not None) == (m is not None and float(m[0].max()) >= 0.5 * e.capacity)
             elif kind == "in":
                 e.scale_in(f"d{i}", 1, t)
             else:

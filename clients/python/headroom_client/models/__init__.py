@@ -79,6 +79,7 @@ from .lock_waits_out import LockWaitsOut
 from .logged_event import LoggedEvent
 from .logged_event_request import LoggedEventRequest
 from .logged_event_response import LoggedEventResponse
+from .migrate_answer import MigrateAnswer
 from .migration_budget import MigrationBudget
 from .migration_budget_clock import MigrationBudgetClock
 from .migration_budget_per import MigrationBudgetPer
@@ -237,6 +238,7 @@ __all__ = (
     "LoggedEvent",
     "LoggedEventRequest",
     "LoggedEventResponse",
+    "MigrateAnswer",
     "MigrationBudget",
     "MigrationBudgetClock",
     "MigrationBudgetPer",
