@@ -3,9 +3,11 @@
 A Deployment is one Headroom deployment (its id: the Deployment's UID) whose cores are
 replicas × the pod template's cpu requests, rounded up. CREATE asks to admit it; an UPDATE of
 ``deployments`` or ``deployments/scale`` that changes replicas is a scale-out (granted or
-denied) or a scale-in; DELETE shuts it down. ``dryRun`` decides without committing. Event
-ids are the review's ``request.uid``; time is hours since the Unix epoch (never decreasing
-per cluster: a moment cluster the webhook drives takes no other clock).
+denied) or a scale-in; DELETE shuts it down. A scale-out the engine answers with ``migrate``
+(the Deployment's own moments expect it to need half the cluster) carries a warning that
+says so. ``dryRun`` decides without committing. Event ids are the review's ``request.uid``;
+time is hours since the Unix epoch (never decreasing per cluster: a moment cluster the
+webhook drives takes no other clock).
 
 Bounded time: the decision runs on a worker thread and the webhook waits for it at most the
 deadline. Past it, the answer is a denial (504) and, if the decision still lands later and
@@ -210,8 +212,14 @@ class _Decider:
                f"(active cores {answer['active_cores']}"
                + (f", scale-out failure rate {answer['sla_failure_rate']:.6g})"
                   if "sla_failure_rate" in answer else ")"))
+        # The engine's "migrate" answer (its own moments expect it to need half the cluster)
+        # as a warning kubectl prints: allowed or not, the decision is the scale-out's.
+        migrate = answer.get("migrate")
+        warnings = [] if not migrate else [
+            (f"headroom: migrate {self.label}: expected to need {migrate['expected_share']:.0%} "
+             f"of this cluster ({migrate['expected_peak_cores']:.0f} cores)")]
         undo = {"kind": "scale_in", "deployment_id": self.did, "cores": cores} if ok else None
-        return Outcome(ok, 200 if ok else 403, msg, undo=undo)
+        return Outcome(ok, 200 if ok else 403, msg, warnings, undo=undo)
 
     def _shrink(self, cores: int) -> Outcome:
         if self.dry:

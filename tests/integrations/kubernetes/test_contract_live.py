@@ -307,6 +307,38 @@ def test_webhook_create_scale_dry_run_and_delete(server):
                          "shutdown"]
 
 
+def test_webhook_warns_to_migrate_a_deployment_expected_to_outgrow_the_cluster(server):
+    """A second-moment cluster: a Deployment that scales out far faster than the population
+    prior says is, after the next admission recomputes its moments, answered "migrate" on
+    its next scale-out; the webhook passes that on as a warning (kubectl prints it) and the
+    scale-out itself is still decided on free cores."""
+    with server.client() as c:
+        r = c.post("/v1/clusters", json={"name": f"paas-grow-{time.monotonic_ns()}",
+                                         "capacity_cores": 400,
+                                         "policy": {"kind": "second_moment", "threshold": 0.9}})
+        assert r.status_code == 201, r.text
+        cid = r.json()["id"]
+        first = _admit(c, cid, fixture("AdmissionReview.deployment-create.json"))
+        assert first["allowed"], first
+        replicas = 3
+        for k in range(20):  # 80 cores within a second: no prior expects that
+            out = _admit(c, cid, _scale("AdmissionReview.deployments-scale-out.json", f"grow-{k}",
+                                        replicas, replicas + 4))
+            assert out["allowed"] and out["warnings"] == [], out
+            replicas += 4
+        other = _review("AdmissionReview.deployment-create.json", uid="after-growth", name="cart")
+        other["request"]["object"]["metadata"] = {"name": "cart", "uid": "cart-uid"}
+        _admit(c, cid, other)  # admitted or not, its refresh recomputes shop's moments
+        listed = _state(c, cid)["outgrowing"]["deployments"]
+        assert [d["cores"] for d in listed] == [replicas]
+        out = _admit(c, cid, _scale("AdmissionReview.deployments-scale-out.json", "told",
+                                    replicas, replicas + 1))
+        assert out["allowed"] and "granted" in out["status"]["message"]
+        assert out["warnings"] == [(f"headroom: migrate web/shop: expected to need "
+                                   f"{listed[0]['expected_share']:.0%} of this cluster "
+                                   f"({listed[0]['expected_peak_cores']:.0f} cores)")]
+
+
 def test_webhook_refuses_what_it_cannot_count_and_passes_what_it_does_not_govern(server):
     with server.client() as c:
         cid = _moment_cluster(c)
