@@ -137,12 +137,10 @@ class MomentEngine:
         # Only the second moment rule reads variances; the first moment's cache holds E and
         # zeros (half the work per deployment, E unchanged bit for bit).
         self._variance = policy == "second_moment"
-        # Each cached E array's maximum, for outgrowing(): keyed by deployment, with the array
-        # it was taken from (a recompute stores new arrays, never changes one in place); and
-        # the last answer's ranking, with the cache version it was taken at.
         # outgrowing(): each cached deployment's peak expected cores, updated only for the ids
         # stored or removed since the last call (None: rebuild from the whole cache, as after
-        # from_state), and those at or above the limit it was last asked with.
+        # from_state); those at or above the limit it was last asked with; and the last
+        # answer's ranking, with the cache version it was taken at.
         self._peaks: dict[str, float] = {}
         self._touched: set[str] | None = None
         self._over: tuple[float, dict[str, float]] = (0.0, {})

@@ -263,9 +263,11 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # Nineteenth session: the service at this step failed a third fresh set (46000+: 5.0e-4,
     # 2.4e-4 over its 144 lives), the cautious start too (6.3e-4), and the oracle at ρ = 0.035
     # (1.2e-4). Each failing life examined is one tail deployment (λ posterior mean ~20,
-    # admitted with 20-63 cores) that fills the cluster; a tighter ρ leaves room for the same arrival, so no
-    # step refuses it (docs/moments.md, "One deployment fills the cluster"). Kept: it is still
-    # tighter than the table.
+    # admitted with 20-63 cores) that fills the cluster; a tighter ρ leaves room for the same
+    # arrival, so no step refuses it (docs/moments.md, "One deployment fills the cluster").
+    # Kept: it is still tighter than the table. Twentieth session: following the scale-outs'
+    # "migrate" answers held τ here on two sets of 48 (docs/moments.md, "The service answers
+    # migrate"); the service alone, over four sets (192 lives), 1.8e-4.
     "second_moment": {1.5: ((2000, 0.12634629176544687, 192, 1.0, 0.0),),
                       2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),
                             (5000, 0.04189287412657839, 192, 1.0, 0.0),
