@@ -359,6 +359,7 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
         "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"]}
     again = client.post(f"{base}/a/scale-outs", json={"event_id": "m", "cores": 1, "at": 6.6}).json()
     assert again == {**told, "replayed": True}
+    assert client.get(f"{base}/a").json()["migrate"] == told["migrate"]  # its view says so too
     client.post(f"{base}/a/scale-ins", json={"event_id": "m-in", "cores": 1, "at": 6.7})
     state = client.get(f"/v1/clusters/{cid}/state").json()
     calm = client.get(f"/v1/clusters/{quiet}/state").json()["outgrowing"]

@@ -84,7 +84,7 @@ def shutdown(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, req
 
 
 @router.get("/{deployment_id}", operation_id="getDeployment",
-            summary="A deployment's belief (posterior parameters) and expected-cores curve")
+            summary="A deployment's belief (posterior parameters), expected-cores curve and migrate answer")
 def view(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, request: Request
          ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read")

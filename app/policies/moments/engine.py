@@ -699,6 +699,9 @@ class MomentEngine:
                 for name, p in (("lambda", b.lam), ("mu", b.mu), ("sigma", b.sig))
             },
             "statistics": d.stats.to_dict(),
+            # What its next scale-out will be answered (from the moments the decisions use,
+            # as of the last admission; the curves below are computed now).
+            "migrate": self._migrate(d) if d.alive else None,
         }
         if d.alive and self.policy != "threshold":
             e, v = moments(d.cores, b, self.grid)

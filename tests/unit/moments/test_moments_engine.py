@@ -123,6 +123,7 @@ def test_outgrowing_names_a_deployment_its_moments_expect_to_need_half_the_clust
     assert migrate == {"reason": "outgrowing_cluster", "share": 0.5,
                        "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"]}
     assert e.scale_out("b", 1, 6.7)["migrate"] is None
+    assert e.deployment_view("a")["migrate"] == migrate and e.deployment_view("b")["migrate"] is None
     e.scale_in("a", 4, 6.8)
     # The peak is over every point of the grid; the deployment's view shows the horizons' ends.
     assert row["expected_peak_cores"] >= max(e.deployment_view("a")["expected_cores"].values()) > 200

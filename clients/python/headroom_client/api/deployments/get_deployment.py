@@ -98,7 +98,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[GetDeploymentResponseGetdeployment | Problem]:
-    """A deployment's belief (posterior parameters) and expected-cores curve
+    """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
         cluster_id (str):
@@ -130,7 +130,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> GetDeploymentResponseGetdeployment | Problem | None:
-    """A deployment's belief (posterior parameters) and expected-cores curve
+    """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
         cluster_id (str):
@@ -157,7 +157,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[GetDeploymentResponseGetdeployment | Problem]:
-    """A deployment's belief (posterior parameters) and expected-cores curve
+    """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
         cluster_id (str):
@@ -187,7 +187,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> GetDeploymentResponseGetdeployment | Problem | None:
-    """A deployment's belief (posterior parameters) and expected-cores curve
+    """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
         cluster_id (str):
