@@ -72,6 +72,10 @@ class Metrics:
         self.migrations = Counter(
             "headroom_migrations", "Jobs a committed decision migrated (DRA after a departure; "
             "no other policy migrates, so no label).", registry=r)
+        self.migrate_answers = Counter(
+            "headroom_scale_out_migrate_answers", "Scale-outs a moment cluster answered with "
+            "migrate: the deployment's own moments expect it to need half the cluster "
+            "(/state's outgrowing names it).", registry=r)
         self.migrations_skipped = Counter(
             "headroom_migrations_skipped", "Migrations DRA would have made but its "
             "migration_budget had no token for.", registry=r)
@@ -155,6 +159,8 @@ class Metrics:
                                   response.get("reason") or "").inc()
             if response.get("migration"):
                 self.migrations.inc()
+            if response.get("migrate"):
+                self.migrate_answers.inc()
             if (response.get("details") or {}).get("migration_skipped"):
                 self.migrations_skipped.inc()
         if item is not None and self._may_label(cluster.id):

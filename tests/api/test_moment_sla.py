@@ -365,6 +365,7 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     calm = client.get(f"/v1/clusters/{quiet}/state").json()["outgrowing"]
     assert calm["count"] == 0 and calm["largest_expected_share"] < 0.5
     got = _samples(client.get("/metrics").text)
+    assert got[("headroom_scale_out_migrate_answers_total", frozenset())] == 1  # not the replay
     share = {dict(k[1])["cluster"]: v for k, v in got.items()
              if k[0] == "headroom_scale_out_largest_deployment_share"}
     assert share == {cid: out["largest_expected_share"], quiet: calm["largest_expected_share"]}
