@@ -266,8 +266,8 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
     # admitted with 20-63 cores) that fills the cluster; a tighter ρ leaves room for the same
     # arrival, so no step refuses it (docs/moments.md, "One deployment fills the cluster").
     # Kept: it is still tighter than the table. Twentieth session: following the scale-outs'
-    # "migrate" answers held τ here on two sets of 48 (docs/moments.md, "The service answers
-    # migrate"); the service alone, over four sets (192 lives), 1.8e-4.
+    # "migrate" answers held τ here on three sets of 48 (docs/moments.md, "The service answers
+    # migrate"); the service alone, over five sets (240 lives), 1.9e-4.
     "second_moment": {1.5: ((2000, 0.12634629176544687, 192, 1.0, 0.0),),
                       2.0: ((2000, 0.16548170999431816, 192, 1.0, 0.0),
                             (5000, 0.04189287412657839, 192, 1.0, 0.0),
