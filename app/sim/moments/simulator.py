@@ -143,6 +143,14 @@ def simulate(
         if cores[i] > 0:
             push(t + rng.exponential(1.0 / (cores[i] * params[i][1])), CORE_DEATH, i)
 
+    def move(i: int, t: float) -> None:
+        """Deployment i leaves for a larger cluster (the engine sees a shutdown); its pending
+        events lapse."""
+        nonlocal active, moved
+        eng.shutdown(str(i), t)
+        active -= cores.pop(i)
+        moved += 1
+
     push(arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
     late_from = measure_from * HOURS_PER_YEAR
     before: tuple[int, int] | None = None  # (requests, denied) when measuring started
@@ -169,9 +177,7 @@ def simulate(
             # The list lags the decisions' totals by nothing: both come from this refresh.
             while move_outgrowing and (listed := (eng.outgrowing() or {}).get("deployments")):
                 for row in listed:
-                    eng.shutdown(row["deployment_id"], t)
-                    active -= cores.pop(int(row["deployment_id"]))  # its pending events lapse
-                    moved += 1
+                    move(int(row["deployment_id"]), t)
         elif i not in cores:
             continue  # event of a deployment that already died
         elif kind == SCALE_OUT:
@@ -183,9 +189,7 @@ def simulate(
                 active += size
                 schedule_core_death(i, t)
             if follow_migrate and answer["migrate"] is not None:
-                eng.shutdown(str(i), t)
-                active -= cores.pop(i)  # its pending events lapse
-                moved += 1
+                move(i, t)
                 continue
             push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
         elif kind == CORE_DEATH:
