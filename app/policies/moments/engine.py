@@ -22,7 +22,13 @@ from app.policies.moments.formulas import Belief, Grid, horizon_label
 
 # The compiled moments: what the engine caches, persists and rebuilds must come from one
 # implementation (formulas.py is the reference it is tested against).
-from app.policies.moments.kernel import ROUNDING, NotFinite, moments, moments_each
+from app.policies.moments.kernel import (
+    ROUNDING,
+    NotFinite,
+    moments,
+    moments_each,
+    retotal,
+)
 from app.policies.moments.learning import (
     MAX_FACTOR,
     REPRIOR_PER_ADMIT,
@@ -172,14 +178,15 @@ class MomentEngine:
         """Replace d's cached moments in the totals (or remove them if d is dead); `new`:
         its moments already computed at its current statistics."""
         old = self._cache.pop(d.id, None)
-        if old is not None:
-            self._tot_e -= old[0]
-            self._tot_v -= old[1]
-            if self._touched is not None:
-                self._touched.add(d.id)
+        if old is not None and self._touched is not None:
+            self._touched.add(d.id)
         d.cached_inputs = None
         if d.alive and self.policy != "threshold":
-            self._store(d, new if new is not None else moments(d.cores, self.belief(d), self.grid, self._variance))
+            if new is None:
+                new = moments(d.cores, self.belief(d), self.grid, self._variance)
+            self._store(d, new, old)
+        elif old is not None:
+            retotal(self._tot_e, self._tot_v, old[0], old[1], old[0], old[1], True, False)
         d.dirty = False
         self._dirty.pop(d.id, None)
         self._updates += 1
@@ -193,13 +200,18 @@ class MomentEngine:
             self._tot_e += self._cache[key][0]
             self._tot_v += self._cache[key][1]
 
-    def _store(self, d: Deployment, new: tuple[np.ndarray, np.ndarray]) -> None:
+    def _store(self, d: Deployment, new: tuple[np.ndarray, np.ndarray],
+               old: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Cache d's moments `new` and add them to the totals, after taking out `old` (its
+        previous ones, already popped from the cache)."""
         self._cache[d.id] = new
         d.peak = None
         if self._touched is not None:
             self._touched.add(d.id)
-        self._tot_e += new[0]
-        self._tot_v += new[1]
+        if old is None:
+            retotal(self._tot_e, self._tot_v, new[0], new[1], new[0], new[1], False, True)
+        else:
+            retotal(self._tot_e, self._tot_v, old[0], old[1], new[0], new[1], True, True)
         d.cached_inputs = (d.cores, d.stats.copy(), d.prior)
 
     def _refresh(self, at: float, dry_run: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -10,14 +10,17 @@ an unsafe state only steps where the arrival is marginal can pass.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from app.policies.moments.formulas import Grid, horizon_label
+from app.policies.moments.kernel import compiled
 
 MARGINAL = 1e-5
+DBL_MAX = float(np.finfo(float).max)
 POLICIES = ("threshold", "first_moment", "second_moment")
 
 
@@ -33,31 +36,63 @@ class Verdict:
 
 def first_moment(total_e: np.ndarray, own_e: np.ndarray, t: float, capacity: float, marginal: bool) -> Verdict:
     """Eq. (12): Σ E[L_n] ≤ t at every step; the reported bound is Markov's E/c (eq. 11)."""
-    ok = total_e <= t
-    return _verdict(ok, total_e, total_e / capacity, own_e, marginal, "expected_cores_over_threshold")
+    return _verdict(total_e, total_e, own_e, False, t, capacity, marginal, "expected_cores_over_threshold")
 
 
 def second_moment(
     total_e: np.ndarray, total_v: np.ndarray, own_e: np.ndarray, rho: float, capacity: float, marginal: bool
 ) -> Verdict:
     """Eqs. (19)-(20): Σ E ≤ c and the Cantelli bound ΣVar / (ΣVar + (c − ΣE)²) ≤ ρ."""
-    slack = capacity - total_e
-    with np.errstate(divide="ignore", invalid="ignore"):
-        bound = np.where(slack > 0, total_v / (total_v + slack**2), 1.0)
-    bound = np.nan_to_num(bound, nan=0.0)
-    ok = (slack >= 0) & (bound <= rho)
-    return _verdict(ok, total_e, bound, own_e, marginal, "overflow_bound_exceeded")
+    return _verdict(total_e, total_v, own_e, True, rho, capacity, marginal, "overflow_bound_exceeded")
 
 
-def _verdict(ok: np.ndarray, total_e: np.ndarray, bound: np.ndarray, own_e: np.ndarray, marginal: bool, why: str) -> Verdict:
-    passes = ok | (own_e < MARGINAL) if marginal else ok
-    rescued = bool(marginal and np.any(~ok & passes))
-    # Worst step: the failing step with the largest bound, else the largest bound overall.
-    score = bound if passes.all() else np.where(passes, -np.inf, bound)
-    r, s = np.unravel_index(int(np.argmax(score)), score.shape)
-    admitted = bool(passes.all())
+def _verdict(total_e: np.ndarray, total_v: np.ndarray, own_e: np.ndarray, cantelli: bool, limit: float,
+             capacity: float, marginal: bool, why: str) -> Verdict:
+    admitted, rescued, i = _scan(total_e.ravel(), total_v.ravel(), own_e.ravel(), cantelli, float(limit),
+                                 float(capacity), marginal)
+    r, s = divmod(int(i), total_e.shape[-1])
     reason = ("admitted_marginal" if rescued else "within_bound") if admitted else why
-    return Verdict(admitted, reason, (int(r), int(s)), float(total_e[r, s]), float(bound[r, s]), rescued)
+    return Verdict(bool(admitted), reason, (r, s), float(total_e[r, s]),
+                   float(_bound(total_e[r, s], total_v[r, s], cantelli, capacity)), bool(rescued))
+
+
+@compiled
+def _bound(e: float, v: float, cantelli: bool, capacity: float) -> float:
+    """A step's overflow bound: Cantelli's V / (V + (c − E)²), 1 where nothing is free (NaN
+    as 0 and infinities as the largest doubles, as numpy.nan_to_num has them); Markov's E / c
+    for the first moment."""
+    if not cantelli:
+        return e / capacity
+    slack = capacity - e
+    b = v / (v + slack * slack) if slack > 0 else 1.0
+    if math.isnan(b):
+        return 0.0
+    return min(max(b, -DBL_MAX), DBL_MAX)
+
+
+@compiled
+def _scan(e: np.ndarray, v: np.ndarray, own: np.ndarray, cantelli: bool, limit: float, capacity: float,
+          marginal: bool) -> tuple[bool, bool, int]:
+    """One pass over the grid (each rule was a dozen numpy calls, ~5% of a simulated life):
+    whether every step passes; whether one passed only as marginal (E[L_n^x] < 1e-5 where
+    the rule fails); and the worst step: the failing step with the largest bound, else the
+    largest bound overall (the first such step, as numpy.argmax picks)."""
+    every = True
+    rescued = False
+    worst_all, worst_failing = 0, -1
+    top_all, top_failing = -np.inf, -np.inf
+    for i in range(e.size):
+        b = _bound(e[i], v[i], cantelli, capacity)
+        ok = (capacity - e[i] >= 0 and b <= limit) if cantelli else e[i] <= limit
+        passes = ok or (marginal and own[i] < MARGINAL)
+        rescued |= passes and not ok
+        if i == 0 or b > top_all:
+            worst_all, top_all = i, b
+        if not passes:
+            every = False
+            if worst_failing < 0 or b > top_failing:
+                worst_failing, top_failing = i, b
+    return every, rescued, worst_all if every else worst_failing
 
 
 def threshold(active_after: int, t: float, capacity: float) -> Verdict:

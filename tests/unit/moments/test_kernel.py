@@ -94,3 +94,59 @@ def test_moments_that_are_not_finite_name_their_deployment() -> None:
         else:
             raise AssertionError("non-finite moments accepted")
     assert len(kernel.moments_each([3], [good], Grid(steps=20))) == 1
+
+
+def _with_d_one(cores: int, b: Belief, grid: Grid, d_one: float) -> tuple[np.ndarray, np.ndarray]:
+    e, v = np.empty(grid.shape), np.empty(grid.shape)
+    scratch = np.empty((11, 2 * grid.steps + 1))
+    assert kernel._deployment(np.array(kernel._params(cores, b)), grid.step_sizes, grid.steps, True, e, v,
+                              scratch, d_one)
+    return e, v
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(1, 20000), beliefs, grids)
+def test_skipping_the_unit_factors_of_d_n_changes_no_bit(cores, b, grid) -> None:  # type: ignore[no-untyped-def]
+    """The kernel stops taking D_n's logs and exponentials where its factors round to exactly
+    1 (kernel.D_ONE); computing every factor (d_one = -inf) must give the same bits."""
+    skipped = _with_d_one(cores, b, grid, kernel.D_ONE)
+    every = _with_d_one(cores, b, grid, -np.inf)
+    assert np.array_equal(skipped[0], every[0]) and np.array_equal(skipped[1], every[1])
+
+
+def test_the_bit_check_has_teeth() -> None:
+    """Skipping factors that are not 1 (a threshold of -1 instead of D_ONE) changes a young
+    three-core deployment's moments, so the property above can fail."""
+    from app.policies.moments.priors import (
+        POPULATION_DELTA,
+        POPULATION_NU,
+        Prior,
+        Stats,
+        posterior,
+    )
+
+    b = posterior(Prior(), Stats(), POPULATION_DELTA, POPULATION_NU)
+    grid = Grid()
+    every = _with_d_one(3, b, grid, -np.inf)
+    assert np.array_equal(_with_d_one(3, b, grid, kernel.D_ONE)[0], every[0])
+    assert not np.array_equal(_with_d_one(3, b, grid, -1.0)[0], every[0])
+
+
+finite = st.floats(-1e6, 1e6, allow_subnormal=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(finite, min_size=24, max_size=24), st.booleans(), st.booleans())
+def test_retotal_has_the_bits_of_numpys_in_place_updates(values, has_old, has_new) -> None:  # type: ignore[no-untyped-def]
+    """The engine's totals are persisted verbatim and a restored engine must subtract the
+    same bits, so the compiled replacement must round exactly as `tot -= old; tot += new`."""
+    tot_e, tot_v, old_e, old_v, new_e, new_v = (np.array(values[i::6][:4]).reshape(2, 2) for i in range(6))
+    want_e, want_v = tot_e.copy(), tot_v.copy()
+    if has_old:
+        want_e -= old_e
+        want_v -= old_v
+    if has_new:
+        want_e += new_e
+        want_v += new_v
+    kernel.retotal(tot_e, tot_v, old_e, old_v, new_e, new_v, has_old, has_new)
+    assert np.array_equal(tot_e, want_e) and np.array_equal(tot_v, want_v)
