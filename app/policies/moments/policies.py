@@ -48,12 +48,13 @@ def second_moment(
 
 def _verdict(total_e: np.ndarray, total_v: np.ndarray, own_e: np.ndarray, cantelli: bool, limit: float,
              capacity: float, marginal: bool, why: str) -> Verdict:
+    capacity = float(capacity)
     admitted, rescued, i = _scan(total_e.ravel(), total_v.ravel(), own_e.ravel(), cantelli, float(limit),
-                                 float(capacity), marginal)
+                                 capacity, marginal)
     r, s = divmod(int(i), total_e.shape[-1])
     reason = ("admitted_marginal" if rescued else "within_bound") if admitted else why
     return Verdict(bool(admitted), reason, (r, s), float(total_e[r, s]),
-                   float(_bound(total_e[r, s], total_v[r, s], cantelli, capacity)), bool(rescued))
+                   float(_bound(float(total_e[r, s]), float(total_v[r, s]), cantelli, capacity)), bool(rescued))
 
 
 @compiled
