@@ -30,6 +30,7 @@ from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.learning import CAUTIOUS_GROWTH
 from app.policies.moments.priors import Prior
 from app.policies.moments.sla import (
+    TABLE_SLA,
     declared_threshold,
     ladder_for,
     table_threshold,
@@ -217,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--policy", default="threshold")
     p.add_argument("--capacity", type=int, default=2000)
-    p.add_argument("--sla", type=float, default=1e-3)
+    p.add_argument("--sla", type=float, default=TABLE_SLA,
+                   help="the τ declared (default 1e-4: the τ every threshold of the table is calibrated for)")
     p.add_argument("--threshold", type=float, default=None,
                    help="calibrated for --sla with the true priors (headroom calibrate moment); "
                         "default: the table's, as a cluster declared without one gets it (with "
