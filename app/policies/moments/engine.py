@@ -208,10 +208,8 @@ class MomentEngine:
         d.peak = None
         if self._touched is not None:
             self._touched.add(d.id)
-        if old is None:
-            retotal(self._tot_e, self._tot_v, new[0], new[1], new[0], new[1], False, True)
-        else:
-            retotal(self._tot_e, self._tot_v, old[0], old[1], new[0], new[1], True, True)
+        prev = new if old is None else old  # read only when there is an old
+        retotal(self._tot_e, self._tot_v, prev[0], prev[1], new[0], new[1], old is not None, True)
         d.cached_inputs = (d.cores, d.stats.copy(), d.prior)
 
     def _refresh(self, at: float, dry_run: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -49,12 +49,11 @@ def second_moment(
 def _verdict(total_e: np.ndarray, total_v: np.ndarray, own_e: np.ndarray, cantelli: bool, limit: float,
              capacity: float, marginal: bool, why: str) -> Verdict:
     capacity = float(capacity)
-    admitted, rescued, i = _scan(total_e.ravel(), total_v.ravel(), own_e.ravel(), cantelli, float(limit),
-                                 capacity, marginal)
+    admitted, rescued, i, bound = _scan(total_e.ravel(), total_v.ravel(), own_e.ravel(), cantelli, float(limit),
+                                        capacity, marginal)
     r, s = divmod(int(i), total_e.shape[-1])
     reason = ("admitted_marginal" if rescued else "within_bound") if admitted else why
-    return Verdict(bool(admitted), reason, (r, s), float(total_e[r, s]),
-                   float(_bound(float(total_e[r, s]), float(total_v[r, s]), cantelli, capacity)), bool(rescued))
+    return Verdict(bool(admitted), reason, (r, s), float(total_e[r, s]), float(bound), bool(rescued))
 
 
 @compiled
@@ -73,11 +72,11 @@ def _bound(e: float, v: float, cantelli: bool, capacity: float) -> float:
 
 @compiled
 def _scan(e: np.ndarray, v: np.ndarray, own: np.ndarray, cantelli: bool, limit: float, capacity: float,
-          marginal: bool) -> tuple[bool, bool, int]:
+          marginal: bool) -> tuple[bool, bool, int, float]:
     """One pass over the grid (each rule was a dozen numpy calls, ~5% of a simulated life):
     whether every step passes; whether one passed only as marginal (E[L_n^x] < 1e-5 where
-    the rule fails); and the worst step: the failing step with the largest bound, else the
-    largest bound overall (the first such step, as numpy.argmax picks)."""
+    the rule fails); and the worst step, with its bound: the failing step with the largest
+    bound, else the largest bound overall (the first such step, as numpy.argmax picks)."""
     every = True
     rescued = False
     worst_all, worst_failing = 0, -1
@@ -93,7 +92,9 @@ def _scan(e: np.ndarray, v: np.ndarray, own: np.ndarray, cantelli: bool, limit: 
             every = False
             if worst_failing < 0 or b > top_failing:
                 worst_failing, top_failing = i, b
-    return every, rescued, worst_all if every else worst_failing
+    if every:
+        return every, rescued, worst_all, top_all
+    return every, rescued, worst_failing, top_failing
 
 
 def threshold(active_after: int, t: float, capacity: float) -> Verdict:
