@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.extending import intrinsic
 
-from app.policies.moments.formulas import Belief, Grid
+from app.policies.moments.formulas import Belief, Grid, log_gamma_ratio
 
 # exp(t) ≤ 2^-54 at t ≤ -37.5 (exp(-37.5) = 5.2e-17 < 5.55e-17, far beyond vexp's 1 ulp), so
 # 1 − exp(t) rounds to exactly 1.0 there: D_n's factor changes nothing and is skipped.
@@ -44,8 +44,10 @@ D_CHUNK = 64  # D_n's logs are taken this many steps at a time until its factors
 # Which rounding the moments below have: bump it with any change that alters a single bit of
 # them. The engine stamps its states with it, and a state stamped by another kernel re-sums
 # its totals from the caches this one rebuilds (engine.from_state). 1: the thirteenth
-# session's vectorised exp and log with explicit fused multiply-adds.
-ROUNDING = 1
+# session's vectorised exp and log with explicit fused multiply-adds. 2: the twenty-second
+# session's survival tables from log1p, D_n's factors from expm1 where they cancel and the
+# Gamma ratios from formulas.log_gamma_ratio.
+ROUNDING = 2
 
 
 def compiled(f):  # type: ignore[no-untyped-def]
@@ -103,6 +105,10 @@ SQRT2_MANTISSA = 0x6A09E667F3BCD  # mantissa bits of √2
 # Coefficients, highest power first: e^r = Σ_{k≤13} r^k/k!, and atanh's series in z = s²
 # from z^10/23 down to 1/3 (vlog uses 2 z q for R).
 EXP_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(13, -1, -1))
+# expm1(t)/t = Σ_{k≥1} t^(k−1)/k! to t^13/14! for |t| ≤ EXPM1_BELOW = ln2/2 (remainder < 5e-18
+# relative), where exp's range reduction would leave r = t.
+EXPM1_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(14, 0, -1))
+EXPM1_BELOW = 0.34657359027997264
 ATANH_SERIES = tuple(1.0 / (2 * k + 1) for k in range(11, 0, -1))
 
 
@@ -165,6 +171,17 @@ def vlog(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
 
 
 @compiled
+def _goldberg(logs: np.ndarray, w: np.ndarray, z: np.ndarray, n: int) -> None:
+    """logs[:n] = log1p(z) from logs = log(w), w = 1 + z as rounded: log(w)·z/(w − 1), and z
+    itself where w rounds to 1 (Goldberg's log1p)."""
+    for i in range(n):
+        logs[i] = logs[i] * (z[i] / (w[i] - 1.0))
+    for i in range(n):
+        if w[i] == 1.0:
+            logs[i] = z[i]
+
+
+@compiled
 def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1: float, g2: float,
          el: float, e2l: float, es1: float, e2s1: float, esig2: float, eys: float, delta: float,
          nu: float, h: float, n: int, variance: bool, s: np.ndarray, d_one: float) -> None:
@@ -174,20 +191,30 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     log_b = math.log(b)
     top = 2 * n + 1 if variance else n + 1
     # The tables, each a vectorised pass: u_j, y_j, then M_n's e_m.
+    # (b / (b + s))^a as exp(−a·log1p(s/b)), not exp(a·(log b − log(b + s))): that
+    # difference of two logs carries their rounding, ~|log b|·ε, and a (in the thousands once
+    # μ is well known) multiplies it into the exponent: 1e-12 relative in u, which Var[B_n]'s
+    # c²(p2 − p1²) turns into visible error. log1p(z) is log(w)·z/(w − 1) with w = 1 + z
+    # rounded (Goldberg), z itself where w rounds to 1. y_j = (b + jh)^−ν from the same log.
+    inv_b = 1.0 / b
     for j in range(top):
-        t[j] = b + j * h
-    vlog(t, x, top, ks)
+        t[j] = (j * h) * inv_b
+        y[j] = 1.0 + t[j]
+    vlog(y, x, top, ks)
+    _goldberg(x, y, t, top)
     for j in range(top):
-        t[j] = a * (log_b - x[j])
+        t[j] = -a * x[j]
     vexp(t, u, top, ks)
     for j in range(top):
-        t[j] = -nu * x[j]
+        t[j] = -nu * (log_b + x[j])
     vexp(t, y, top, ks)
     for m in range(n):
-        t[m] = b + delta * ((m + 1) * h)
-    vlog(t, x, n, ks)
+        t[m] = (delta * ((m + 1) * h)) * inv_b
+        e_d[m] = 1.0 + t[m]
+    vlog(e_d, x, n, ks)
+    _goldberg(x, e_d, t, n)
     for m in range(n):
-        t[m] = a * (log_b - x[m])
+        t[m] = -a * x[m]
     vexp(t, e_m, n, ks)
     # D_n (formulas.moments_batch): the product over steps of 1 − exp(t_m), with exponents
     # t_m = c·log P(a core of age (m+1)·h is dead) + E[Y]E[S]h · Σ_{i<m} (the same logs).
@@ -221,6 +248,16 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     while first < stop and t[first] <= d_one:
         first += 1
     vexp(t[first:stop], x[first:stop], stop - first, ks)
+    # x[m] becomes D's factor 1 − exp(t_m). Where exp(t_m) is near 1 (every core dead by then
+    # almost surely) that difference cancels: for t_m above -EXPM1_BELOW it is −expm1(t_m), as
+    # t·Σ_{k≥1} t^(k−1)/k! (exp's own series without its 1: no cancellation, a few ulps);
+    # below, exp(t) ≤ 0.71 and 1 − exp(t) ≥ 0.29 carries at most ~2.5 ulps of exp's error
+    # (the subtraction itself is exact where exp(t) ≥ 1/2, by Sterbenz's lemma). Both
+    # computed, one kept: a select the vectoriser makes branch-free.
+    for m in range(first, stop):
+        tm = t[m]
+        series = -tm * _horner(EXPM1_TAYLOR, tm)
+        x[m] = series if tm > -EXPM1_BELOW else 1.0 - x[m]
     # The recurrences, interleaved so that the processor overlaps their chains of additions:
     # c1[k] = Σ_{i≤k} w(ih, ν), c_sq[k] = Σ_{i≤k} w(2ih, ν), and f_pre, the exclusive prefix
     # sums of w(jh, 2ν) for the double sum, as two half-sums (even and odd j) so that no
@@ -243,7 +280,7 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     acc = 0.0  # dbl[m-1] = Σ_{k,l<m} w((k+l)h, 2ν)
     for m in range(1, n + 1):
         if first < m <= stop and t[m - 1] > d_one:
-            prod *= 1.0 - x[m - 1]
+            prod *= x[m - 1]
         e_d[m - 1] = prod
         if variance:
             acc += 2.0 * (f_pre[2 * m - 2] - f_pre[m - 1]) + g2 * u[2 * m - 2] * y[2 * m - 2] ** 2
@@ -313,14 +350,13 @@ class NotFinite(ValueError):
 
 
 def _params(cores: int, b: Belief) -> list[float]:
-    """The scalars a deployment's row needs; the Gamma-function ratios come from math.lgamma,
-    as in formulas.py."""
+    """The scalars a deployment's row needs; the Gamma-function ratios are formulas.py's."""
     a_m, b_m = b.mu
     a_l, b_l = b.lam
     a_s, b_s = b.sig
     el, es, vs = a_l / b_l, a_s / b_s, a_s / b_s**2
-    g1 = math.exp(math.lgamma(a_m + b.nu) - math.lgamma(a_m))
-    g2 = math.exp(math.lgamma(a_m + 2.0 * b.nu) - math.lgamma(a_m))
+    g1 = math.exp(log_gamma_ratio(a_m, b.nu))
+    g2 = math.exp(log_gamma_ratio(a_m, 2.0 * b.nu))
     e_mu_nu = g1 * b_m ** (-b.nu)  # E[μ^ν]
     return [float(cores), a_m, b_m, g1, g2, el, a_l / b_l**2 + el**2, 1.0 + es,
             vs + (1.0 + es) ** 2, vs + es**2 + 2.0 * es, el * e_mu_nu * (1.0 + es), b.delta, b.nu]

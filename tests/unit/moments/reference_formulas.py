@@ -32,6 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from app.policies.moments.formulas import log_gamma_ratio
+
 # Look-ahead horizons of §5.2 in hours: 3 years, 1 year, 1 month, 1 week, 24 hours.
 HOURS_PER_YEAR = 8760.0
 DEFAULT_HORIZONS: tuple[float, ...] = (3 * HOURS_PER_YEAR, HOURS_PER_YEAR, HOURS_PER_YEAR / 12, 168.0, 24.0)
@@ -76,8 +78,8 @@ class Belief:
 
 def _w(s: np.ndarray, p: float, a: float, b: float) -> np.ndarray:
     """E[μ^p e^{-sμ}] for μ ~ Gamma(a, b), written to avoid overflow of b^a."""
-    g = math.exp(math.lgamma(a + p) - math.lgamma(a))
-    return g * (b / (b + s)) ** a * (b + s) ** (-p)
+    g = math.exp(log_gamma_ratio(a, p))
+    return g * np.exp(-a * np.log1p(s / b)) * (b + s) ** (-p)
 
 
 def _double_sum_fast(f: np.ndarray, n: int) -> np.ndarray:
@@ -105,16 +107,16 @@ def _double_sum_naive(f: np.ndarray, n: int) -> np.ndarray:
 
 
 class _Kernel:
-    """w(s, p) at s = j·h for j = 0..2n on every grid row, from one log(b + s) table."""
+    """w(s, p) at s = j·h for j = 0..2n on every grid row, from one log1p(s/b) table."""
 
     def __init__(self, a: float, b: float, h: np.ndarray, n: int) -> None:
         self.a = a
         self.log_b = math.log(b)
-        self.log_bs = np.log(b + np.arange(2 * n + 1)[None, :] * h)
+        self.log1p_s = np.log1p((np.arange(2 * n + 1)[None, :] * h) / b)
 
     def at(self, j: slice | np.ndarray, p: float) -> np.ndarray:
-        g = math.lgamma(self.a + p) - math.lgamma(self.a)
-        return np.exp(g + self.a * self.log_b - (self.a + p) * self.log_bs[:, j])
+        g = log_gamma_ratio(self.a, p)
+        return np.exp(g - p * self.log_b - (self.a + p) * self.log1p_s[:, j])
 
 
 def q_moments(belief: Belief, grid: Grid, naive: bool = False, kernel: _Kernel | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -173,8 +175,7 @@ def moments(cores: int, belief: Belief, grid: Grid) -> tuple[np.ndarray, np.ndar
     log_dead_now = cores * np.log1p(-np.minimum(p1, 1.0 - 1e-12))
     log_dead_k = np.log1p(-np.minimum(p1, 1.0 - 1e-12))  # index k-1 holds age k = 1..n
     prior_steps = np.concatenate([np.zeros((len(grid.horizons), 1)), np.cumsum(log_dead_k, axis=1)[:, :-1]], axis=1)
-    p_dead = np.exp(log_dead_now + e_y_s * prior_steps)
-    e_d = np.cumprod(1.0 - p_dead, axis=1)
+    e_d = np.cumprod(-np.expm1(log_dead_now + e_y_s * prior_steps), axis=1)
     v_d = e_d - e_d**2
 
     size = e_q + e_b

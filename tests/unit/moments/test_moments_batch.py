@@ -1,7 +1,9 @@
 """The vectorised moment computation makes exactly the decisions the per-deployment one made.
 
 reference_formulas.py is formulas.py as it was before moments_batch (kept frozen here as the
-oracle); golden_decisions.json holds two seeded lives' full admission sequences recorded with
+oracle), with the only changes formulas.py's expressions have had since, all for accuracy
+(twenty-second session, tests/unit/moments/test_accuracy.py): the survival powers from log1p,
+D_n's factors from expm1, the Gamma ratios from formulas.log_gamma_ratio; golden_decisions.json holds two seeded lives' full admission sequences recorded with
 the engine before the change.
 """
 
