@@ -73,17 +73,14 @@ class Belief:
 
 
 # Stirling's series for log Γ beyond its leading terms, Σ B_2k / (2k(2k − 1)) x^(1−2k) for
-# k = 1..6, highest k first: from x = 20 on, the first term left out (x^-13 / 156) is < 1e-19.
-STIRLING = (-691 / 360360, 1 / 1188, -1 / 1680, 1 / 1260, -1 / 360, 1 / 12)
+# k = 1..6: from x = 20 on, the first term left out (x^-13 / 156) is below 1e-19.
+S1, S2, S3, S4, S5, S6 = 1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360
 STIRLING_FROM = 20.0
 
 
 def _stirling_tail(x: float) -> float:
-    z = 1.0 / (x * x)
-    acc = 0.0
-    for c in STIRLING:
-        acc = acc * z + c
-    return acc / x
+    z = 1.0 / (x * x)  # Horner in 1/x², written out: the engine calls this per recompute
+    return (((((S6 * z + S5) * z + S4) * z + S3) * z + S2) * z + S1) / x
 
 
 def log_gamma_ratio(a: float, p: float) -> float:

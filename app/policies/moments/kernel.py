@@ -105,10 +105,8 @@ SQRT2_MANTISSA = 0x6A09E667F3BCD  # mantissa bits of √2
 # Coefficients, highest power first: e^r = Σ_{k≤13} r^k/k!, and atanh's series in z = s²
 # from z^10/23 down to 1/3 (vlog uses 2 z q for R).
 EXP_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(13, -1, -1))
-# expm1(t)/t = Σ_{k≥1} t^(k−1)/k! to t^13/14! for |t| ≤ EXPM1_BELOW = ln2/2 (remainder < 5e-18
-# relative), where exp's range reduction would leave r = t.
+# (e^r − 1)/r = Σ_{k≥1} r^(k−1)/k! to r^13/14! (|r| ≤ ln2/2: remainder < 5e-18 relative).
 EXPM1_TAYLOR = tuple(1.0 / math.factorial(k) for k in range(14, 0, -1))
-EXPM1_BELOW = 0.34657359027997264
 ATANH_SERIES = tuple(1.0 / (2 * k + 1) for k in range(11, 0, -1))
 
 
@@ -144,6 +142,33 @@ def vexp(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
 
 
 @compiled
+def vexp_complement(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray, spare: np.ndarray) -> None:
+    """out[:n] = 1 − exp(x[:n]) to a few ulps, also where exp(x) is near 1; scratch: n int64s,
+    spare: n doubles. vexp's reduction x = k·ln2 + r, its series written as e^r = 1 + r·p(r)
+    (p to r^13/14!): where k = 0 (|x| ≤ ln2/2) the answer is −r·p, which cancels nothing;
+    elsewhere exp(x) ≤ 0.71 (or ≥ 1.41) and 1 − exp(x) cancels at most ~2.5 ulps' worth."""
+    for i in range(n):
+        xi = min(max(x[i], EXP_MIN), EXP_MAX)
+        k = (xi * INV_LN2 + SHIFT) - SHIFT
+        r = _fma(-k, LN2_LO, _fma(-k, LN2_HI, xi))
+        p = _horner(EXPM1_TAYLOR, r)
+        spare[i] = r * p
+        out[i] = _fma(r, p, 1.0)
+        scratch[i] = np.int64(k)
+    bits = out.view(np.int64)
+    for i in range(n):
+        bits[i] += scratch[i] << 52
+    for i in range(n):
+        out[i] = 0.0 - spare[i] if scratch[i] == 0 else 1.0 - out[i]  # 0 − (+0) is +0
+    for i in range(n):
+        xi = x[i]
+        if xi < EXP_MIN:
+            out[i] = 1.0
+        elif not xi <= EXP_MAX:  # overflow, NaN
+            out[i] = 1.0 - math.exp(xi)
+
+
+@compiled
 def vlog(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
     """out[:n] = log(x[:n]); scratch: n int64s; out must not be x. x = 2^e·m with
     m in [√2/2, √2), and log m = 2·atanh(s), s = (m−1)/(m+1), as f − (f²/2 − s(f²/2 + R))
@@ -171,14 +196,15 @@ def vlog(x: np.ndarray, out: np.ndarray, n: int, scratch: np.ndarray) -> None:
 
 
 @compiled
-def _goldberg(logs: np.ndarray, w: np.ndarray, z: np.ndarray, n: int) -> None:
-    """logs[:n] = log1p(z) from logs = log(w), w = 1 + z as rounded: log(w)·z/(w − 1), and z
-    itself where w rounds to 1 (Goldberg's log1p)."""
+def _log1p_fix(logs: np.ndarray, w: np.ndarray, z: np.ndarray, n: int) -> None:
+    """logs[:n] = log1p(z) for z ≥ 0, from logs = log(w) with w = 1 + z as rounded:
+    log(w) + d/w with d = z − (w − 1) the rounding of 1 + z (w − 1 is exact for w < 2), and
+    1/w taken as 1 − z: that costs d·z²/(1 + z) ≤ ε z²/2, within an ulp of log1p(z); for
+    z > 1 the correction is left out (|d/w| ≤ ε/2 against log(w) > 0.69). Where w rounds
+    to 1 this is z(1 − z), which is z as rounded. No division: the loop vectorises."""
     for i in range(n):
-        logs[i] = logs[i] * (z[i] / (w[i] - 1.0))
-    for i in range(n):
-        if w[i] == 1.0:
-            logs[i] = z[i]
+        zi = z[i]
+        logs[i] = logs[i] + (zi - (w[i] - 1.0)) * max(1.0 - zi, 0.0)
 
 
 @compiled
@@ -194,14 +220,14 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     # (b / (b + s))^a as exp(−a·log1p(s/b)), not exp(a·(log b − log(b + s))): that
     # difference of two logs carries their rounding, ~|log b|·ε, and a (in the thousands once
     # μ is well known) multiplies it into the exponent: 1e-12 relative in u, which Var[B_n]'s
-    # c²(p2 − p1²) turns into visible error. log1p(z) is log(w)·z/(w − 1) with w = 1 + z
-    # rounded (Goldberg), z itself where w rounds to 1. y_j = (b + jh)^−ν from the same log.
+    # c²(p2 − p1²) turns into visible error. log1p(z) is log(1 + z) corrected for the
+    # rounding of 1 + z (_log1p_fix). y_j = (b + jh)^−ν from the same log.
     inv_b = 1.0 / b
     for j in range(top):
         t[j] = (j * h) * inv_b
         y[j] = 1.0 + t[j]
     vlog(y, x, top, ks)
-    _goldberg(x, y, t, top)
+    _log1p_fix(x, y, t, top)
     for j in range(top):
         t[j] = -a * x[j]
     vexp(t, u, top, ks)
@@ -212,7 +238,7 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
         t[m] = (delta * ((m + 1) * h)) * inv_b
         e_d[m] = 1.0 + t[m]
     vlog(e_d, x, n, ks)
-    _goldberg(x, e_d, t, n)
+    _log1p_fix(x, e_d, t, n)
     for m in range(n):
         t[m] = -a * x[m]
     vexp(t, e_m, n, ks)
@@ -247,17 +273,10 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     first = 0
     while first < stop and t[first] <= d_one:
         first += 1
-    vexp(t[first:stop], x[first:stop], stop - first, ks)
-    # x[m] becomes D's factor 1 − exp(t_m). Where exp(t_m) is near 1 (every core dead by then
-    # almost surely) that difference cancels: for t_m above -EXPM1_BELOW it is −expm1(t_m), as
-    # t·Σ_{k≥1} t^(k−1)/k! (exp's own series without its 1: no cancellation, a few ulps);
-    # below, exp(t) ≤ 0.71 and 1 − exp(t) ≥ 0.29 carries at most ~2.5 ulps of exp's error
-    # (the subtraction itself is exact where exp(t) ≥ 1/2, by Sterbenz's lemma). Both
-    # computed, one kept: a select the vectoriser makes branch-free.
-    for m in range(first, stop):
-        tm = t[m]
-        series = -tm * _horner(EXPM1_TAYLOR, tm)
-        x[m] = series if tm > -EXPM1_BELOW else 1.0 - x[m]
+    # x[m] becomes D's factor 1 − exp(t_m), which cancels where exp(t_m) is near 1 (every
+    # core dead by then almost surely): vexp_complement keeps it to a few ulps there too
+    # (c1 is free until the recurrences below).
+    vexp_complement(t[first:stop], x[first:stop], stop - first, ks, c1[first:stop])
     # The recurrences, interleaved so that the processor overlaps their chains of additions:
     # c1[k] = Σ_{i≤k} w(ih, ν), c_sq[k] = Σ_{i≤k} w(2ih, ν), and f_pre, the exclusive prefix
     # sums of w(jh, 2ν) for the double sum, as two half-sums (even and odd j) so that no

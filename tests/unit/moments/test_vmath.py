@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.policies.moments.kernel import vexp, vlog
+from app.policies.moments.kernel import _log1p_fix, vexp, vexp_complement, vlog
 
 
 def _exp(x: np.ndarray) -> np.ndarray:
@@ -75,3 +75,32 @@ def test_any_length_and_value(values: list[float]) -> None:  # type: ignore[no-u
     ref = np.log(pos[:-1])
     assert out[-1] == -1.0
     assert np.all(np.abs(out[:-1] - ref) <= np.spacing(np.abs(ref)) + (ref == 0))
+
+
+def test_one_minus_exp_is_within_two_ulps_also_near_zero() -> None:
+    """kernel.vexp_complement, D_n's factors 1 − exp(t): where exp(t) is near 1 a plain
+    1 − exp(t) keeps only a few of its digits (−expm1(t) is the reference)."""
+    rng = np.random.default_rng(4)
+    x = np.concatenate([-(10.0 ** rng.uniform(-20, 2.5, 200_000)), rng.uniform(-1, 0, 100_000),
+                        rng.uniform(-708, 709, 100_000), [-0.3465, -0.3466, -1e-300]])
+    out = np.empty_like(x)
+    vexp_complement(x, out, x.size, np.empty(x.size, dtype=np.int64), np.empty_like(x))
+    assert _ulps(out, -np.expm1(x)) <= 2.0
+    edge = np.array([0.0, -800.0, np.nan])
+    vexp_complement(edge, out, 3, np.empty(3, dtype=np.int64), np.empty(3))
+    assert out[0] == 0.0 and math.copysign(1.0, out[0]) == 1.0 and out[1] == 1.0 and np.isnan(out[2])
+    plain = 1.0 - np.exp(x[:200_000])
+    assert _ulps(plain, -np.expm1(x[:200_000])) > 1e6  # what it replaced: no digits left near 0
+
+
+def test_log1p_from_a_rounded_one_plus_z_is_within_two_ulps() -> None:
+    """The survival tables' log1p(z), z = s/b ≥ 0: vlog(1 + z) corrected by kernel._log1p_fix."""
+    rng = np.random.default_rng(3)
+    z = np.concatenate([10.0 ** rng.uniform(-20, 8, 200_000), rng.uniform(0, 2, 100_000), [0.0, 5e-324, 1.0]])
+    w = 1.0 + z
+    out = np.empty_like(z)
+    vlog(w, out, z.size, np.empty(z.size, dtype=np.int64))
+    _log1p_fix(out, w, z, z.size)
+    ref = np.log1p(z)
+    assert float((np.abs(out - ref) / np.spacing(np.maximum(ref, 5e-324))).max()) <= 2.0
+    assert out[-3] == 0.0 and out[-2] == 5e-324
