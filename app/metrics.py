@@ -127,6 +127,12 @@ class Metrics:
             "cluster will refuse its scale-outs once it is that large, whatever the cluster "
             "admits (/state's outgrowing).",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.cluster_share = Gauge(
+            "headroom_scale_out_expected_cluster_share",
+            "A moment cluster's expected cores over its capacity, the largest over the grid "
+            "(the totals its decisions use); from 1 the cluster as a whole is expected to "
+            "outgrow itself and its largest deployment is told to migrate (/state's outgrowing).",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.violation = Gauge(
             "headroom_reservation_violation_ratio",
             "A reservation stream's time-average violation ratio so far, per resource.",
@@ -198,6 +204,7 @@ class Metrics:
                 self.growth_calibration.labels(cluster_id).set(growth["ratio"])
             if (outgrowing := engine.engine.outgrowing()) is not None:
                 self.largest_share.labels(cluster_id).set(outgrowing["largest_expected_share"])
+                self.cluster_share.labels(cluster_id).set(outgrowing["expected_cluster_share"])
         elif (ratio := (response.get("details") or {}).get("migrations_per_departure")
               ) is not None:  # a DRA departure
             self.migrations_per_departure.labels(cluster_id).set(ratio)

@@ -279,6 +279,9 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     assert moment["outgrowing"]["count"] == 0
     assert page.text("kpi-outgrowing") == f"{100 * moment['outgrowing']['largest_expected_share']:.1f}%"
     assert "ok" in page.el("kpi-outgrowing").get_attribute("class").split()
+    assert moment["outgrowing"]["expected_cluster_share"] < 1.0
+    assert page.text("kpi-cluster-share") == f"{100 * moment['outgrowing']['expected_cluster_share']:.1f}%"
+    assert "ok" in page.el("kpi-cluster-share").get_attribute("class").split()
     assert page.text("kpi-deployments") == \
         f"{moment['deployments']} ({moment['admitted']} / {moment['rejected']})"
     _ok(api.post(f"/v1/clusters/{ids['moment']}/deployments", json={

@@ -48,6 +48,18 @@ class Outcome:
     undo: dict[str, Any] | None = None  # the event that takes a committed grant back
 
 
+def migrate_warning(label: str, migrate: dict[str, Any]) -> str:
+    """The engine's "migrate" answer as a warning kubectl prints (allowed or not, the decision
+    is the scale-out's): its own moments expect it to need half the cluster, or the cluster
+    is expected to outgrow itself and it is the deployment expected to grow largest."""
+    text = (f"headroom: migrate {label}: expected to need {migrate['expected_share']:.0%} "
+            f"of this cluster ({migrate['expected_peak_cores']:.0f} cores)")
+    if migrate["reason"] == "cluster_overflow":
+        text += (f", the largest of its deployments, which together are expected to need "
+                 f"{migrate['expected_cluster_share']:.0%} of it")
+    return text
+
+
 class Refused(Exception):
     """The object cannot be judged (no cpu requests, a bad quantity): allowed false, 4xx."""
 
@@ -212,12 +224,8 @@ class _Decider:
                f"(active cores {answer['active_cores']}"
                + (f", scale-out failure rate {answer['sla_failure_rate']:.6g})"
                   if "sla_failure_rate" in answer else ")"))
-        # The engine's "migrate" answer (its own moments expect it to need half the cluster)
-        # as a warning kubectl prints: allowed or not, the decision is the scale-out's.
         migrate = answer.get("migrate")
-        warnings = [] if not migrate else [
-            (f"headroom: migrate {self.label}: expected to need {migrate['expected_share']:.0%} "
-             f"of this cluster ({migrate['expected_peak_cores']:.0f} cores)")]
+        warnings = [] if not migrate else [migrate_warning(self.label, migrate)]
         undo = {"kind": "scale_in", "deployment_id": self.did, "cores": cores} if ok else None
         return Outcome(ok, 200 if ok else 403, msg, warnings, undo=undo)
 

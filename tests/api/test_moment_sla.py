@@ -356,7 +356,9 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     [row] = out["deployments"]
     assert told["decision"] == "granted" and told["migrate"] == {
         "reason": "outgrowing_cluster", "share": 0.5,
-        "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"]}
+        "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"],
+        "expected_cluster_share": out["expected_cluster_share"]}
+    assert row["reason"] == "outgrowing_cluster"
     again = client.post(f"{base}/a/scale-outs", json={"event_id": "m", "cores": 1, "at": 6.6}).json()
     assert again == {**told, "replayed": True}
     assert client.get(f"{base}/a").json()["migrate"] == told["migrate"]  # its view says so too
@@ -369,10 +371,68 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     share = {dict(k[1])["cluster"]: v for k, v in got.items()
              if k[0] == "headroom_scale_out_largest_deployment_share"}
     assert share == {cid: out["largest_expected_share"], quiet: calm["largest_expected_share"]}
+    whole = {dict(k[1])["cluster"]: v for k, v in got.items()
+             if k[0] == "headroom_scale_out_expected_cluster_share"}
+    assert whole == {cid: out["expected_cluster_share"], quiet: calm["expected_cluster_share"]}
+    assert whole[cid] > 1.0 > whole[quiet]
     with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
         assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
         after = fresh.post(f"{base}/a/scale-outs", json={"event_id": "m2", "cores": 1, "at": 6.8}).json()
         assert after["migrate"] == told["migrate"]
+
+
+def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_migrate(client, app):
+    """Six deployments, none expected to need half the cluster, together expected to need
+    more than all of it: /state lists the largest with reason cluster_overflow, its next
+    scale-out is answered migrate (replayed as given, answered the same after a restart),
+    the others' are not; once it has gone the next largest is named, or nobody."""
+    cid = create(client, 400, "second_moment", threshold=0.9).json()["id"]
+    base = f"/v1/clusters/{cid}/deployments"
+    ids = [f"d{k}" for k in range(6)]
+    for key in ids:
+        r = client.post(base, json={"event_id": key, "deployment_id": key, "cores": 1, "at": 0.0})
+        assert r.json()["decision"] == "admitted", r.text
+    t = 0.0
+    for k in range(6):
+        for key in ids:
+            t += 0.05
+            r = client.post(f"{base}/{key}/scale-outs", json={"event_id": f"{key}-{k}", "cores": 4, "at": t})
+            assert r.json()["decision"] == "granted" and r.json()["migrate"] is None, r.text
+    t += 0.1
+    r = client.post(base, json={"event_id": "x", "deployment_id": "x", "cores": 1, "at": t})
+    assert r.json()["decision"] == "rejected", r.text
+    out = client.get(f"/v1/clusters/{cid}/state").json()["outgrowing"]
+    assert out["largest_expected_share"] < 0.5 and out["expected_cluster_share"] > 1.0
+    [row] = out["deployments"]
+    assert row["reason"] == "cluster_overflow" and out["count"] == 1
+    answers, sent = {}, {}
+    for key in ids:
+        t += 0.01
+        sent[key] = {"event_id": f"{key}-m", "cores": 1, "at": t}
+        answers[key] = client.post(f"{base}/{key}/scale-outs", json=sent[key]).json()
+    told = {key: a["migrate"] for key, a in answers.items() if a["migrate"] is not None}
+    assert list(told) == [row["deployment_id"]]
+    largest = row["deployment_id"]
+    assert told[largest] == {"reason": "cluster_overflow", "share": 0.5,
+                             "expected_peak_cores": row["expected_peak_cores"],
+                             "expected_share": row["expected_share"],
+                             "expected_cluster_share": out["expected_cluster_share"]}
+    again = client.post(f"{base}/{largest}/scale-outs", json=sent[largest]).json()
+    assert again == {**answers[largest], "replayed": True}
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
+        t += 0.01
+        after = fresh.post(f"{base}/{largest}/scale-outs",
+                           json={"event_id": f"{largest}-m2", "cores": 1, "at": t}).json()
+        assert after["migrate"] == told[largest]
+        t += 0.01
+        gone = fresh.delete(f"{base}/{largest}", params={"event_id": "bye", "at": t})
+        assert gone.status_code == 200, gone.text
+        nxt = fresh.get(f"/v1/clusters/{cid}/state").json()["outgrowing"]
+        assert all(d["deployment_id"] != largest for d in nxt["deployments"])
+        assert nxt["expected_cluster_share"] < out["expected_cluster_share"]
+        assert (nxt["count"] == 1) == (nxt["expected_cluster_share"] >= 1.0)
 
 
 @pytest.mark.parametrize("ladder", [

@@ -86,3 +86,20 @@ def test_the_chosen_type_covers_the_pod_and_no_smaller_type_does(types, cpu, gpu
 def test_a_spec_of_another_shape_is_a_bad_quantity_naming_the_field(spec):
     with pytest.raises(BadQuantity, match="is not"):
         pod_requests(spec)
+
+
+def test_the_migrate_warning_says_why_the_deployment_is_told_to_move() -> None:
+    """admission.migrate_warning: kubectl's warning for a scale-out answered migrate names the
+    deployment's expected share; where the cause is the whole cluster's expected overflow
+    (reason cluster_overflow) it says so, with the cluster's expected share."""
+    from app.service.admission import migrate_warning
+
+    alone = {"reason": "outgrowing_cluster", "share": 0.5, "expected_peak_cores": 612.4,
+             "expected_share": 0.6124, "expected_cluster_share": 0.91}
+    assert migrate_warning("web/shop", alone) == (
+        "headroom: migrate web/shop: expected to need 61% of this cluster (612 cores)")
+    crowd = {**alone, "reason": "cluster_overflow", "expected_peak_cores": 181.0,
+             "expected_share": 0.181, "expected_cluster_share": 1.043}
+    assert migrate_warning("web/cart", crowd) == (
+        "headroom: migrate web/cart: expected to need 18% of this cluster (181 cores), the "
+        "largest of its deployments, which together are expected to need 104% of it")

@@ -261,10 +261,18 @@ class AdmissionOut(BaseModel):
 
 
 class MigrateAnswer(BaseModel):
-    reason: Literal["outgrowing_cluster"]
-    share: float = Field(description="The share of the capacity at which a deployment is told to migrate.")
+    reason: Literal["outgrowing_cluster", "cluster_overflow"] = Field(description=(
+        "outgrowing_cluster: this deployment alone is expected to need `share` of the cluster "
+        "or more. cluster_overflow: none is, but the cluster's expected cores reach its "
+        "capacity (`expected_cluster_share` ≥ 1), and this is the deployment with the largest "
+        "expected peak: moving it frees the most (one at a time; the next is told if the "
+        "cluster is still expected to overflow without it)."))
+    share: float = Field(description="The share of the capacity at which a deployment is told to migrate on its own.")
     expected_peak_cores: float = Field(description="The largest of its expected cores over the horizons.")
     expected_share: float = Field(description="expected_peak_cores over the cluster's capacity.")
+    expected_cluster_share: float | None = Field(None, description=(
+        "The cluster's expected cores over its capacity, the largest over the horizons (null in "
+        "answers logged before it was given)."))
 
 
 class ScaleOutOut(BaseModel):
@@ -273,10 +281,11 @@ class ScaleOutOut(BaseModel):
     sla_failure_rate: float
     migrate: MigrateAnswer | None = Field(None, description=(
         "Set when this deployment's own moments (as of the last admission) expect it to need "
-        "`share` of the cluster or more: move it to a larger cluster. No admission decision "
-        "protects the SLA from a deployment already admitted; this cluster will refuse its "
-        "scale-outs, and its neighbours', once it has grown into the rest. The same "
-        "deployments /state's outgrowing lists; null otherwise and for the zeroth moment."))
+        "`share` of the cluster or more, or when the cluster's expected cores reach its "
+        "capacity and this deployment has the largest expected peak: move it to a larger "
+        "cluster. No admission decision protects the SLA from deployments already admitted; "
+        "this cluster will refuse their scale-outs once they have grown into the rest. The "
+        "same deployments /state's outgrowing lists; null otherwise and for the zeroth moment."))
     event_seq: int
     replayed: bool
 

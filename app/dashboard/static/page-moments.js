@@ -25,8 +25,12 @@ function outgrowingKpi(o) {
   if (!o) return [];
   const who = o.deployments.length ? ` (${o.deployments[0].deployment_id}` +
     `${o.count > 1 ? ` and ${o.count - 1} more` : ""})` : "";
+  // The whole cluster's expected cores over capacity: from 1 its deployments are expected
+  // to outgrow it together, and the one with the largest expected peak is told to migrate.
   return [kpi("largest deployment's expected share", `${pct(o.largest_expected_share)}${who}`,
-    "kpi-outgrowing", o.count ? "bad" : "ok")];
+    "kpi-outgrowing", o.count ? "bad" : "ok"),
+    kpi("cluster's expected share", pct(o.expected_cluster_share), "kpi-cluster-share",
+      o.expected_cluster_share >= 1 ? "bad" : "ok")];
 }
 
 // Fields about the threshold beyond `threshold` itself (e.g. a derived one and where it

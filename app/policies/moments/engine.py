@@ -56,6 +56,15 @@ NEWCOMER_CACHE = 256
 # can do nothing about a deployment already admitted (docs/moments.md, "One deployment fills
 # the cluster": at 10,000 cores under λ × 2 each failing life examined was one such deployment).
 OUTGROWING_SHARE = 0.5
+# ... and the same answer, for one deployment at a time, where no deployment is that large but
+# the cluster as a whole is: its expected cores (the totals decisions use, the largest over the
+# grid) reach its capacity. Admission keeps E + a few standard deviations below capacity at
+# every step, so E reaching it means what was admitted has since been learnt to grow faster,
+# and the cluster will refuse scale-outs whatever it admits next (at 50,000 cores under λ × 2
+# one failing life held a deployment of a fifth of the cluster and four of 2-5% while E
+# stood 1-8% above capacity, docs/moments.md). Moving the deployment with the largest expected
+# peak frees the most; once it is gone the totals say whether another must follow. No constant:
+# capacity itself is the line.
 OUTGROWING_LISTED = 5  # the largest few are listed; the count says how many there are
 DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
 
@@ -150,7 +159,8 @@ class MomentEngine:
         self._peaks: dict[str, float] = {}
         self._touched: set[str] | None = None
         self._over: tuple[float, dict[str, float]] = (0.0, {})
-        self._ranked: tuple[tuple[int, int, int], float, list[tuple[float, str]]] | None = None
+        self._ranked: tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]] | None = None
+        self._cluster_max: tuple[tuple[int, int] | None, float] = (None, 0.0)
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -495,10 +505,38 @@ class MomentEngine:
         where it acts; the same moments and share as outgrowing(), so the two never disagree.
         The peak is taken once per stored moments (a scale-out costs a lookup otherwise)."""
         peak = self._peak(d)
-        if peak is None or peak < OUTGROWING_SHARE * self.capacity:
+        if peak is None:
             return None
-        return {"reason": "outgrowing_cluster", "share": OUTGROWING_SHARE,
-                "expected_peak_cores": peak, "expected_share": peak / self.capacity}
+        if peak >= OUTGROWING_SHARE * self.capacity:
+            reason = "outgrowing_cluster"
+        elif self._overflow_candidate() == d.id:
+            reason = "cluster_overflow"
+        else:
+            return None
+        return {"reason": reason, "share": OUTGROWING_SHARE,
+                "expected_peak_cores": peak, "expected_share": peak / self.capacity,
+                "expected_cluster_share": self._cluster_peak() / self.capacity}
+
+    def _cluster_peak(self) -> float:
+        """The cluster's expected cores, the largest over the grid (the totals as of the last
+        admission or recompute: what decisions use); taken once per change of the totals, as
+        every scale-out asks."""
+        version = (self._updates, self.admitted)
+        if self._cluster_max[0] != version:
+            self._cluster_max = (version, float(self._tot_e.max()))
+        return self._cluster_max[1]
+
+    def _overflow_candidate(self) -> str | None:
+        """The deployment told to migrate because the cluster is expected to outgrow itself:
+        the one with the largest expected peak, while the cluster's expected cores reach
+        capacity (None otherwise). Read on every scale-out, so the cheap test comes first
+        and the ranking is outgrowing()'s, refreshed only when the cache changed."""
+        if self.policy == "threshold" or self._cluster_peak() < self.capacity:
+            return None
+        self.outgrowing()
+        assert self._ranked is not None
+        key = self._ranked[1][1]
+        return key or None
 
     def _peak(self, d: Deployment) -> float | None:
         """The largest of d's expected cores over the grid in its cached moments (None
@@ -619,7 +657,12 @@ class MomentEngine:
         the SLA from such a deployment: it was admitted already, and the cluster refuses its
         scale-outs once it has grown into the rest (in simulation, 928 of 935 failures of one
         life were its own). An operator can move it or cap it; the service says which, and
-        how large it is expected to grow. None for the zeroth-moment rule (no moments).
+        how large it is expected to grow. Where none is that large but the cluster's expected
+        cores reach capacity (`expected_cluster_share` ≥ 1), the deployment with the largest
+        expected peak is listed instead (reason "cluster_overflow"): the same problem spread
+        over several deployments, and moving the largest frees the most. Each row's
+        `reason` says which; the rows are what _migrate answers. None for the zeroth-moment
+        rule (no moments).
         The service asks on every response (the metrics gauge): unless a deployment was
         stored, recomputed or removed since the last call (admissions and deaths; scale-outs
         only mark it), the last ranking is reused; otherwise only those deployments' peaks
@@ -653,15 +696,23 @@ class MomentEngine:
             self._touched = set()
             self._over = (limit, over)
             ranked = sorted(((peak, key) for key, peak in over.items()), reverse=True)
-            self._ranked = (version, max(peaks.values(), default=0.0), ranked)
-        _, largest, over = self._ranked
+            # The largest peak with its id (ties: the larger id, as max over pairs gives).
+            largest = max(((peak, key) for key, peak in peaks.items()), default=(0.0, ""))
+            self._ranked = (version, largest, ranked)
+        _, (largest, largest_key), over = self._ranked
+        rows = [(peak, key, "outgrowing_cluster") for peak, key in over]
+        cluster = self._cluster_peak()
+        if cluster >= self.capacity and largest_key and not over:
+            rows.append((largest, largest_key, "cluster_overflow"))
         return {
             "share": OUTGROWING_SHARE,
             "largest_expected_share": largest / self.capacity,
-            "count": len(over),
+            "expected_cluster_share": cluster / self.capacity,
+            "count": len(rows),
             "deployments": [{"deployment_id": key, "cores": self.deployments[key].cores,
-                             "expected_peak_cores": peak, "expected_share": peak / self.capacity}
-                            for peak, key in over[:OUTGROWING_LISTED]],
+                             "expected_peak_cores": peak, "expected_share": peak / self.capacity,
+                             "reason": reason}
+                            for peak, key, reason in rows[:OUTGROWING_LISTED]],
         }
 
     def describe(self) -> dict[str, Any]:

@@ -105,7 +105,8 @@ def simulate(
     population the deployments' true parameters are drawn from and, unless an `engine` is
     given, as the engine's prior: a cluster that declared its own (policy.population_prior).
     `move_outgrowing`: after each arrival's decision, every deployment the engine lists as
-    outgrowing (engine.outgrowing: expected to need half the cluster on its own) leaves, as
+    outgrowing (engine.outgrowing: expected to need half the cluster on its own, or the
+    largest while the cluster is expected to outgrow itself) leaves, as
     an operator acting on the alert would move it to a larger cluster (a departure, which
     the engine sees as a shutdown); its later scale-outs are not this cluster's. `moved`
     counts them. `follow_migrate`: instead, a deployment leaves when its own scale-out is

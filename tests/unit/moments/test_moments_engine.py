@@ -121,7 +121,9 @@ def test_outgrowing_names_a_deployment_its_moments_expect_to_need_half_the_clust
     # Its own next scale-out is answered "migrate", with the same expectation; b's is not.
     migrate = e.scale_out("a", 4, 6.6)["migrate"]
     assert migrate == {"reason": "outgrowing_cluster", "share": 0.5,
-                       "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"]}
+                       "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"],
+                       "expected_cluster_share": loud["expected_cluster_share"]}
+    assert row["reason"] == "outgrowing_cluster"
     assert e.scale_out("b", 1, 6.7)["migrate"] is None
     assert e.deployment_view("a")["migrate"] == migrate and e.deployment_view("b")["migrate"] is None
     e.scale_in("a", 4, 6.8)
@@ -228,9 +230,59 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
 
 
 def _outgrowing_from_scratch(e: MomentEngine) -> tuple[float, list[tuple[float, str]]]:
+    """(largest peak, the rows outgrowing lists): those at half the cluster or more, largest
+    first; else, where the cluster's expected cores (the totals' largest over the grid) reach
+    capacity, the one with the largest peak (the larger id on a tie)."""
     peaks = {key: float(m[0].max()) for key, m in e._cache.items()}
     limit = 0.5 * e.capacity
-    return max(peaks.values(), default=0.0), sorted(((p, k) for k, p in peaks.items() if p >= limit), reverse=True)
+    over = sorted(((p, k) for k, p in peaks.items() if p >= limit), reverse=True)
+    if not over and peaks and float(e._tot_e.max()) >= e.capacity:
+        over = [max((p, k) for k, p in peaks.items())]
+    return max(peaks.values(), default=0.0), over
+
+
+def test_a_cluster_expected_to_outgrow_itself_moves_its_largest_deployment_one_at_a_time() -> None:
+    """No deployment is expected to need half the cluster, but together they are expected to
+    need more than all of it (six deployments learnt to grow fast): the one with the largest
+    expected peak is listed and its scale-outs answered migrate ("cluster_overflow"), the
+    others' not; when it leaves the next largest is told, and once the totals fall below
+    capacity nobody is."""
+    e = eng("second_moment", threshold=0.5, capacity=400)
+    ids = [f"d{k}" for k in range(6)]
+    for key in ids:
+        assert e.admit(key, 1, 0.0)["decision"] == "admitted"
+    assert e.outgrowing()["count"] == 0 and e.outgrowing()["expected_cluster_share"] < 1.0  # type: ignore[index]
+    t = 0.0
+    for _ in range(6):
+        for key in ids:
+            t += 0.05
+            assert e.scale_out(key, 4, t)["migrate"] is None  # the admission's moments still
+    assert e.admit("x", 1, t + 0.1)["decision"] == "rejected"  # recomputes them: over capacity
+    t += 0.1
+    moving = []
+    while True:
+        out = e.outgrowing()
+        assert out is not None and out["largest_expected_share"] < 0.5
+        if out["expected_cluster_share"] < 1.0:
+            assert out["count"] == 0
+            break
+        [row] = out["deployments"]
+        assert row["reason"] == "cluster_overflow" and out["count"] == 1
+        assert row["expected_share"] == out["largest_expected_share"]
+        answers = {}
+        for key in ids:
+            if key not in moving:
+                t += 0.01
+                answers[key] = e.scale_out(key, 1, t)["migrate"]
+        told = [key for key, a in answers.items() if a is not None]
+        assert told == [row["deployment_id"]]
+        assert answers[told[0]] == {"reason": "cluster_overflow", "share": 0.5,
+                                    "expected_peak_cores": row["expected_peak_cores"],
+                                    "expected_share": row["expected_share"],
+                                    "expected_cluster_share": out["expected_cluster_share"]}
+        e.shutdown(told[0], t)  # the orchestrator moves it: the totals lose its moments now
+        moving.append(told[0])
+    assert 1 <= len(moving) < len(ids)  # some move, not all: the rest fit once they have gone
 
 
 @settings(max_examples=150, deadline=None)
@@ -248,6 +300,11 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
         assert got is not None and got["largest_expected_share"] == largest / engine.capacity
         assert got["count"] == len(over)
         assert [(r["expected_peak_cores"], r["deployment_id"]) for r in got["deployments"]] == over[:5]
+        assert got["expected_cluster_share"] == float(engine._tot_e.max()) / engine.capacity
+        # Each live deployment's next scale-out is answered migrate exactly when it is listed.
+        for key, d in engine.deployments.items():
+            if d.alive:
+                assert (engine._migrate(d) is not None) == any(k == key for _, k in over), key
 
     for (kind, i, c, dt), ask in zip(evts, asks):
         t += dt
@@ -256,9 +313,9 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
                 e.admit(f"d{i}", c, t)
             elif kind == "out":
                 # Its answer reads the moments it had before this scale-out: still the cache's.
-                m = e._cache.get(f"d{i}")
+                told = [k for _, k in _outgrowing_from_scratch(e)[1]]
                 migrate = e.scale_out(f"d{i}", 4 * c, t)["migrate"]
-                assert (migrate is not None) == (m is not None and float(m[0].max()) >= 0.5 * e.capacity)
+                assert (migrate is not None) == (f"d{i}" in told)
             elif kind == "in":
                 e.scale_in(f"d{i}", 1, t)
             else:
@@ -277,6 +334,60 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
     check(e)
     e.capacity //= 4
     check(e)
+
+
+def test_migrate_answers_and_the_list_agree_where_clusters_outgrow_themselves() -> None:
+    """Small deployments that all scale out fast, in clusters sized so that together they
+    can outgrow them while none alone needs half, then leave in a random order: after every
+    event outgrowing() lists what the from-scratch pass lists, and each scale-out is answered
+    migrate exactly when its deployment is listed. Counts the cluster-overflow answers given,
+    so the test fails if its examples never reach that case."""
+    overflowed = 0
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.integers(4, 10), st.integers(2, 7), st.lists(st.integers(1, 6), min_size=80, max_size=80),
+           st.sampled_from([150, 300, 500]), st.randoms(use_true_random=False))
+    def run(n, rounds, sizes, capacity, rnd) -> None:  # type: ignore[no-untyped-def]
+        nonlocal overflowed
+        e = MomentEngine(capacity, "second_moment", threshold=0.9, grid=SMALL)
+        ids = [f"d{k}" for k in range(n)]
+        t = 0.0
+
+        def check() -> None:
+            got = e.outgrowing()
+            _, over = _outgrowing_from_scratch(e)
+            assert got is not None
+            assert [(r["expected_peak_cores"], r["deployment_id"]) for r in got["deployments"]] == over[:5]
+
+        def out(key: str, cores: int) -> None:
+            nonlocal t, overflowed
+            t += 0.05
+            told = [k for _, k in _outgrowing_from_scratch(e)[1]]
+            migrate = e.scale_out(key, cores, t)["migrate"]
+            assert (migrate is not None) == (key in told)
+            overflowed += migrate is not None and migrate["reason"] == "cluster_overflow"
+
+        for key in ids:
+            e.admit(key, 1, 0.0)
+        for r in range(rounds):
+            for k, key in enumerate(ids):
+                if key in e._cache:
+                    out(key, sizes[(r * n + k) % len(sizes)])
+        t += 0.1
+        e.admit("trigger", 1, t)  # recomputes every deployment that scaled out
+        check()
+        rnd.shuffle(ids)
+        for key in ids:
+            for other in ids:
+                if other in e._cache:
+                    out(other, 1)
+            check()
+            if key in e._cache:
+                e.shutdown(key, t)
+            check()
+
+    run()
+    assert overflowed > 0
 
 
 def test_a_state_from_a_kernel_that_rounds_otherwise_resums_its_totals() -> None:

@@ -80,6 +80,7 @@ from .logged_event import LoggedEvent
 from .logged_event_request import LoggedEventRequest
 from .logged_event_response import LoggedEventResponse
 from .migrate_answer import MigrateAnswer
+from .migrate_answer_reason import MigrateAnswerReason
 from .migration_budget import MigrationBudget
 from .migration_budget_clock import MigrationBudgetClock
 from .migration_budget_per import MigrationBudgetPer
@@ -239,6 +240,7 @@ __all__ = (
     "LoggedEventRequest",
     "LoggedEventResponse",
     "MigrateAnswer",
+    "MigrateAnswerReason",
     "MigrationBudget",
     "MigrationBudgetClock",
     "MigrationBudgetPer",

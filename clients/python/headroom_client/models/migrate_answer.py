@@ -1,10 +1,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
+
+from ..models.migrate_answer_reason import MigrateAnswerReason
+from ..types import UNSET, Unset
 
 T = TypeVar("T", bound="MigrateAnswer")
 
@@ -15,14 +18,20 @@ class MigrateAnswer:
     Attributes:
         expected_peak_cores (float): The largest of its expected cores over the horizons.
         expected_share (float): expected_peak_cores over the cluster's capacity.
-        reason (Literal['outgrowing_cluster']):
-        share (float): The share of the capacity at which a deployment is told to migrate.
+        reason (MigrateAnswerReason): outgrowing_cluster: this deployment alone is expected to need `share` of the
+            cluster or more. cluster_overflow: none is, but the cluster's expected cores reach its capacity
+            (`expected_cluster_share` ≥ 1), and this is the deployment with the largest expected peak: moving it frees the
+            most (one at a time; the next is told if the cluster is still expected to overflow without it).
+        share (float): The share of the capacity at which a deployment is told to migrate on its own.
+        expected_cluster_share (float | None | Unset): The cluster's expected cores over its capacity, the largest over
+            the horizons (null in answers logged before it was given).
     """
 
     expected_peak_cores: float
     expected_share: float
-    reason: Literal["outgrowing_cluster"]
+    reason: MigrateAnswerReason
     share: float
+    expected_cluster_share: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -30,9 +39,15 @@ class MigrateAnswer:
 
         expected_share = self.expected_share
 
-        reason = self.reason
+        reason = self.reason.value
 
         share = self.share
+
+        expected_cluster_share: float | None | Unset
+        if isinstance(self.expected_cluster_share, Unset):
+            expected_cluster_share = UNSET
+        else:
+            expected_cluster_share = self.expected_cluster_share
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -44,6 +59,8 @@ class MigrateAnswer:
                 "share": share,
             }
         )
+        if expected_cluster_share is not UNSET:
+            field_dict["expected_cluster_share"] = expected_cluster_share
 
         return field_dict
 
@@ -54,17 +71,25 @@ class MigrateAnswer:
 
         expected_share = d.pop("expected_share")
 
-        reason = cast(Literal["outgrowing_cluster"], d.pop("reason"))
-        if reason != "outgrowing_cluster":
-            raise ValueError(f"reason must match const 'outgrowing_cluster', got '{reason}'")
+        reason = MigrateAnswerReason(d.pop("reason"))
 
         share = d.pop("share")
+
+        def _parse_expected_cluster_share(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        expected_cluster_share = _parse_expected_cluster_share(d.pop("expected_cluster_share", UNSET))
 
         migrate_answer = cls(
             expected_peak_cores=expected_peak_cores,
             expected_share=expected_share,
             reason=reason,
             share=share,
+            expected_cluster_share=expected_cluster_share,
         )
 
         migrate_answer.additional_properties = d
