@@ -61,8 +61,8 @@ OUTGROWING_SHARE = 0.5
 # grid) reach its capacity. Admission keeps E + a few standard deviations below capacity at
 # every step, so E reaching it means what was admitted has since been learnt to grow faster,
 # and the cluster will refuse scale-outs whatever it admits next (at 50,000 cores under λ × 2
-# one failing life held a deployment of a fifth of the cluster and four of 2-5% while E
-# stood 1-8% above capacity, docs/moments.md). Moving the deployment with the largest expected
+# one failing life held a deployment of a fifth of the cluster and four of 3-8% while E
+# stood 1-10% above capacity, docs/moments.md). Moving the deployment with the largest expected
 # peak frees the most; once it is gone the totals say whether another must follow. No constant:
 # capacity itself is the line.
 OUTGROWING_LISTED = 5  # the largest few are listed; the count says how many there are
