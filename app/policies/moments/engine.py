@@ -533,10 +533,7 @@ class MomentEngine:
         and the ranking is outgrowing()'s, refreshed only when the cache changed."""
         if self.policy == "threshold" or self._cluster_peak() < self.capacity:
             return None
-        self.outgrowing()
-        assert self._ranked is not None
-        key = self._ranked[1][1]
-        return key or None
+        return self._ranking()[1][1] or None
 
     def _peak(self, d: Deployment) -> float | None:
         """The largest of d's expected cores over the grid in its cached moments (None
@@ -670,6 +667,24 @@ class MomentEngine:
         (app.bench.moments --outgrowing)."""
         if self.policy == "threshold":
             return None
+        _, (largest, _), over = self._ranking()
+        rows = [(peak, key, "outgrowing_cluster") for peak, key in over]
+        if not over and (key := self._overflow_candidate()) is not None:
+            rows.append((largest, key, "cluster_overflow"))
+        return {
+            "share": OUTGROWING_SHARE,
+            "largest_expected_share": largest / self.capacity,
+            "expected_cluster_share": self._cluster_peak() / self.capacity,
+            "count": len(rows),
+            "deployments": [{"deployment_id": key, "cores": self.deployments[key].cores,
+                             "expected_peak_cores": peak, "expected_share": peak / self.capacity,
+                             "reason": reason}
+                            for peak, key, reason in rows[:OUTGROWING_LISTED]],
+        }
+
+    def _ranking(self) -> tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]]:
+        """(cache version, (largest peak, its id), the deployments at OUTGROWING_SHARE or more,
+        largest first), refreshed as outgrowing() describes when the cache changed."""
         version = (self._updates, self.admitted, self.capacity)
         if self._ranked is None or self._ranked[0] != version:
             limit = OUTGROWING_SHARE * self.capacity
@@ -699,21 +714,7 @@ class MomentEngine:
             # The largest peak with its id (ties: the larger id, as max over pairs gives).
             largest = max(((peak, key) for key, peak in peaks.items()), default=(0.0, ""))
             self._ranked = (version, largest, ranked)
-        _, (largest, largest_key), over = self._ranked
-        rows = [(peak, key, "outgrowing_cluster") for peak, key in over]
-        cluster = self._cluster_peak()
-        if cluster >= self.capacity and largest_key and not over:
-            rows.append((largest, largest_key, "cluster_overflow"))
-        return {
-            "share": OUTGROWING_SHARE,
-            "largest_expected_share": largest / self.capacity,
-            "expected_cluster_share": cluster / self.capacity,
-            "count": len(rows),
-            "deployments": [{"deployment_id": key, "cores": self.deployments[key].cores,
-                             "expected_peak_cores": peak, "expected_share": peak / self.capacity,
-                             "reason": reason}
-                            for peak, key, reason in rows[:OUTGROWING_LISTED]],
-        }
+        return self._ranked
 
     def describe(self) -> dict[str, Any]:
         live = sum(1 for d in self.deployments.values() if d.alive)
