@@ -11,6 +11,7 @@ subtracts bit-identical caches and makes identical decisions.
 
 from __future__ import annotations
 
+import heapq
 from collections import deque
 from typing import Any
 
@@ -544,6 +545,23 @@ class MomentEngine:
                 return None
             d.peak = float(entry[0].max())
         return d.peak
+
+    def expected_peak(self, deployment_id: str) -> float | None:
+        """The largest of a live deployment's expected cores over the grid, from the moments
+        the decisions use (None for the zeroth-moment rule or a dead deployment)."""
+        d = self.deployments.get(deployment_id)
+        return None if d is None or not d.alive else self._peak(d)
+
+    def largest(self, k: int) -> list[dict[str, Any]]:
+        """The k live deployments with the largest expected peaks, largest first (ties: the
+        larger id, as _ranking's): the first is the one a cluster_overflow answer names.
+        For looking at a life whose scale-outs fail (app.sim.moments.replay)."""
+        if self.policy == "threshold":
+            return []
+        self._ranking()
+        top = heapq.nlargest(k, ((peak, key) for key, peak in self._peaks.items()))
+        return [{"deployment_id": key, "cores": self.deployments[key].cores, "expected_peak_cores": peak}
+                for peak, key in top]
 
     def scale_in(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
         """`cores` cores end their lifetime; at zero cores the deployment dies (D_n)."""

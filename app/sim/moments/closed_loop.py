@@ -22,10 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from app.policies.moments.engine import MomentEngine
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.learning import CAUTIOUS_GROWTH
 from app.policies.moments.priors import Prior
@@ -62,7 +64,17 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
         # Per life, in seed order: two policies run on the same seeds compare life by life.
         "seeds": [r["seed"] for r in runs], "utilizations": util.tolist(),
         "moved": sum(r.get("moved", 0) for r in runs),
+        "moved_by_reason": _by_reason(runs),
     }
+
+
+def _by_reason(runs: list[dict[str, Any]]) -> dict[str, int]:
+    """The lives' moves summed per reason (lives from before the split have none)."""
+    total: dict[str, int] = {}
+    for r in runs:
+        for reason, n in r.get("moved_by_reason", {}).items():
+            total[reason] = total.get(reason, 0) + n
+    return total
 
 
 # What each cell runs: (failure-rate loop, population-prior learning, threshold ladder, told
@@ -95,7 +107,9 @@ DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                                             "service_migrate"))
 
 
-def _life(job: tuple[Any, ...]) -> dict[str, Any]:
+def _life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None = None) -> dict[str, Any]:
+    """One life of one cell; `watch` sees the cell's engine before the life starts (replay.py
+    wraps its scale-outs there)."""
     policy, capacity, sla, threshold, name, seed, years, rate, growth, steps = job[:10]
     measure_from, sized = job[10], job[11]
     closed, learn, ladder, told = CONTROLLERS[name]
@@ -112,6 +126,8 @@ def _life(job: tuple[Any, ...]) -> dict[str, Any]:
             truth = ladder_for({"learn_prior": True, "derivation": der}, eng.threshold)
             if truth is not None:
                 eng.threshold = truth.target(growth, 1.0)[1]
+    if watch is not None:
+        watch(eng)
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
                    growth=growth, measure_from=measure_from, arrival_size_evidence=sized,
                    move_outgrowing=name == "service_move", follow_migrate=name == "service_migrate")
@@ -163,7 +179,8 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
             if r.get("cautious_at_end"):
                 learnt += f", still cautious (λ ×{r['cautious_at_end']:g})"
             if r.get("moved"):
-                learnt += f", moved {r['moved']} outgrowing"
+                why = ", ".join(f"{n} {reason}" for reason, n in sorted(r["moved_by_reason"].items()))
+                learnt += f", moved {r['moved']} ({why})"
             print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
                   f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "
                   f"{r['threshold']:.4g}{learnt}", file=sys.stderr, flush=True)
@@ -258,7 +275,9 @@ def main(argv: list[str] | None = None) -> int:
               f"{c['wilson95'][1]:.1e}] ({c['denied']}/{c['requests']}), confidence "
               f"{confidence_text(c['confidence_sla_holds'])}, util {c['utilization']:.3f} ± "
               f"{c['utilization_se']:.3f}; from year {a.measure_from:g}: "
-              f"{c['late_failure_rate']:.2e} ({c['late_denied']}/{c['late_requests']})")
+              f"{c['late_failure_rate']:.2e} ({c['late_denied']}/{c['late_requests']})"
+              + (f", moved {c['moved']} ({', '.join(f'{n} {why}' for why, n in sorted(c['moved_by_reason'].items()))})"
+                 if c["moved"] else ""))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(res, f, indent=2)

@@ -111,7 +111,9 @@ def simulate(
     the engine sees as a shutdown); its later scale-outs are not this cluster's. `moved`
     counts them. `follow_migrate`: instead, a deployment leaves when its own scale-out is
     answered "migrate" (engine.scale_out's `migrate`: the same list, heard in-band at its next
-    scale-out rather than read from /state after each admission); counted in `moved` too."""
+    scale-out rather than read from /state after each admission); counted in `moved` too.
+    `moved_by_reason` splits `moved` by the engine's reason ("outgrowing_cluster",
+    "cluster_overflow")."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
     arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
@@ -138,19 +140,21 @@ def simulate(
     active = 0
     arrivals = 0
     moved = 0
+    moved_by_reason: dict[str, int] = {}
 
     def schedule_core_death(i: int, t: float) -> None:
         death_version[i] = seq
         if cores[i] > 0:
             push(t + rng.exponential(1.0 / (cores[i] * params[i][1])), CORE_DEATH, i)
 
-    def move(i: int, t: float) -> None:
+    def move(i: int, t: float, reason: str) -> None:
         """Deployment i leaves for a larger cluster (the engine sees a shutdown); its pending
-        events lapse."""
+        events lapse. `reason`: the engine's, counted apart (which rule moved it)."""
         nonlocal active, moved
         eng.shutdown(str(i), t)
         active -= cores.pop(i)
         moved += 1
+        moved_by_reason[reason] = moved_by_reason.get(reason, 0) + 1
 
     push(arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
     late_from = measure_from * HOURS_PER_YEAR
@@ -178,7 +182,7 @@ def simulate(
             # The list lags the decisions' totals by nothing: both come from this refresh.
             while move_outgrowing and (listed := (eng.outgrowing() or {}).get("deployments")):
                 for row in listed:
-                    move(int(row["deployment_id"]), t)
+                    move(int(row["deployment_id"]), t, row["reason"])
         elif i not in cores:
             continue  # event of a deployment that already died
         elif kind == SCALE_OUT:
@@ -190,7 +194,7 @@ def simulate(
                 active += size
                 schedule_core_death(i, t)
             if follow_migrate and answer["migrate"] is not None:
-                move(i, t)
+                move(i, t, answer["migrate"]["reason"])
                 continue
             push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
         elif kind == CORE_DEATH:
@@ -224,6 +228,7 @@ def simulate(
         "arrival_size_evidence": arrival_size_evidence,
         "population_prior": population_prior,
         "moved": moved,
+        "moved_by_reason": moved_by_reason,
         "capacity": capacity,
         "years": years,
         "arrival_rate": arrival_rate,

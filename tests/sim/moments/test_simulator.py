@@ -212,6 +212,7 @@ def test_moving_outgrowing_deployments_takes_their_scale_outs_off_the_cluster() 
         (kept, kept_view), (moved, moved_view) = runs[False], runs[True]
         assert kept["moved"] == 0 and kept_view["count"] >= 1
         assert moved["moved"] > 0 and moved_view["count"] == 0
+        assert sum(moved["moved_by_reason"].values()) == moved["moved"]
         assert moved["admitted"] > kept["admitted"]
         assert moved["scaleout_failure_rate"] < kept["scaleout_failure_rate"] / 3
 
@@ -240,5 +241,7 @@ def test_following_migrate_answers_takes_the_deployment_off_at_its_next_scale_ou
         (kept, _, kept_told), (moved, _, told) = runs[False], runs[True]
         assert kept["moved"] == 0 and kept_told > 0
         assert moved["moved"] == told > 0  # each "migrate" answer moved its deployment once
+        assert kept["moved_by_reason"] == {} and sum(moved["moved_by_reason"].values()) == told
+        assert set(moved["moved_by_reason"]) <= {"outgrowing_cluster", "cluster_overflow"}
         assert moved["admitted"] > kept["admitted"]
         assert moved["scaleout_failure_rate"] < kept["scaleout_failure_rate"] / 3

@@ -269,6 +269,10 @@ def test_a_cluster_expected_to_outgrow_itself_moves_its_largest_deployment_one_a
         [row] = out["deployments"]
         assert row["reason"] == "cluster_overflow" and out["count"] == 1
         assert row["expected_share"] == out["largest_expected_share"]
+        top = e.largest(3)  # the one named first, then the ones a later answer would name
+        assert top[0]["deployment_id"] == row["deployment_id"]
+        assert top[0]["expected_peak_cores"] == row["expected_peak_cores"] == e.expected_peak(row["deployment_id"])
+        assert [r["expected_peak_cores"] for r in top] == sorted((r["expected_peak_cores"] for r in top), reverse=True)
         answers = {}
         for key in ids:
             if key not in moving:
@@ -301,6 +305,10 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
         assert got["count"] == len(over)
         assert [(r["expected_peak_cores"], r["deployment_id"]) for r in got["deployments"]] == over[:5]
         assert got["expected_cluster_share"] == float(engine._tot_e.max()) / engine.capacity
+        # largest(): every cached deployment by peak, largest first, the larger id on a tie.
+        every = sorted(((float(m[0].max()), key) for key, m in engine._cache.items()), reverse=True)
+        assert [(r["expected_peak_cores"], r["deployment_id"]) for r in engine.largest(4)] == every[:4]
+        assert all(engine.expected_peak(key) == peak for peak, key in every)
         # Each live deployment's next scale-out is answered migrate exactly when it is listed.
         for key, d in engine.deployments.items():
             if d.alive:
