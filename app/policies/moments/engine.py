@@ -606,7 +606,7 @@ class MomentEngine:
 
     # ---- views and persistence -----------------------------------------------------------------
     # to_state() is JSON-able; from_state(to_state()) makes bit-identical future decisions.
-    def _safety(self) -> dict[str, Any]:
+    def safety(self) -> dict[str, Any]:
         """Is the cluster safe now (§2.2: the rule holds without any arrival), and the aggregate
         overflow bound per horizon (Markov for the first moment, Cantelli for the second)."""
         out: dict[str, Any] = {"utilization_now": self.active / self.capacity}
@@ -740,7 +740,7 @@ class MomentEngine:
         for r, h in enumerate(self.grid.horizons):
             peak[horizon_label(h)] = float(self._tot_e[r].max()) if self.policy != "threshold" else None
         return {
-            **self._safety(),
+            **self.safety(),
             "policy": self.policy,
             "threshold": self.threshold,
             "marginal": self.marginal,

@@ -20,6 +20,9 @@ def _check_rows(rows: list[dict], capacity: int) -> None:
         assert peaks == sorted(peaks, reverse=True)
         if row["decision"] == "denied":  # the request did not fit: that is what failed
             assert row["active_cores"] + row["asked"] > capacity
+        assert 0.0 <= row["overflow_bound"] <= 1.0
+        if row["expected_cluster_share"] >= 1.0:  # Cantelli's bound is 1 where E reaches c
+            assert row["overflow_bound"] == 1.0
         if row["migrate"] == "outgrowing_cluster":
             assert row["expected_peak_cores"] >= 0.5 * capacity
         elif row["migrate"] == "cluster_overflow":
