@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from app.policies.moments.engine import MomentEngine
@@ -31,7 +32,8 @@ SUMMARY = ("seed", "scaleout_failure_rate", "scaleout_requests", "utilization", 
 def replay(policy: str, capacity: int, controller: str, seed: int, growth: float = 2.0,
            sla: float = TABLE_SLA, threshold: float | None = None, years: float = 3.0,
            steps: int = DEFAULT_STEPS, top: int = 5,
-           on_row: Any = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+           on_row: Callable[[dict[str, Any]], None] | None = None,
+           ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """(one row per scale-out denied or answered migrate, the life's result as closed_loop
     has it). `on_row(row)` is called as each row is made (the CLI prints it at once: a
     50,000-core life takes minutes)."""
