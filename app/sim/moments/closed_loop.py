@@ -107,7 +107,7 @@ DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                                             "service_migrate"))
 
 
-def _life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None = None) -> dict[str, Any]:
+def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None = None) -> dict[str, Any]:
     """One life of one cell; `watch` sees the cell's engine before the life starts (replay.py
     wraps its scale-outs there)."""
     policy, capacity, sla, threshold, name, seed, years, rate, growth, steps = job[:10]
@@ -163,7 +163,7 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
                 jobs.append((policy, capacity, sla, threshold, name, s, years, rate, g,
                              steps, measure_from, arrival_size_evidence))
     cells: dict[str, list[dict[str, Any]]] = {k: [] for k in keys}
-    for key, r in zip(keys, dispatch(_life, jobs, workers)):
+    for key, r in zip(keys, dispatch(cell_life, jobs, workers)):
         cells[key].append(r)
         if progress:
             ads = r["adoptions"]

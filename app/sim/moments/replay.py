@@ -22,7 +22,7 @@ from typing import Any
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.sla import TABLE_SLA
-from app.sim.moments.closed_loop import CONTROLLERS, _life
+from app.sim.moments.closed_loop import CONTROLLERS, cell_life
 from app.sim.moments.derive import default_arrival_rate
 
 SUMMARY = ("seed", "scaleout_failure_rate", "scaleout_requests", "utilization", "threshold",
@@ -74,7 +74,7 @@ def replay(policy: str, capacity: int, controller: str, seed: int, growth: float
 
     job = (policy, capacity, sla, threshold, controller, seed, years, default_arrival_rate(capacity),
            growth, steps, 0.0, False)
-    result = _life(job, watch)
+    result = cell_life(job, watch)
     return rows, {k: result[k] for k in SUMMARY}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from app.sim.moments import replay as replay_module
-from app.sim.moments.closed_loop import _life
+from app.sim.moments.closed_loop import cell_life
 from app.sim.moments.derive import default_arrival_rate
 from app.sim.moments.replay import SUMMARY, replay
 
@@ -31,10 +31,13 @@ def _check_rows(rows: list[dict], capacity: int) -> None:
 
 
 def test_a_replayed_life_decides_as_closed_loop_did_and_lists_each_failure() -> None:
+    """The replay's summary is closed_loop's own run of the same life; one row per failure,
+    each a request that did not fit; the migrate answers the service gives without anyone
+    following them are there too."""
     rows, summary = replay("second_moment", CAPACITY, "service", SEED)
     job = ("second_moment", CAPACITY, 1e-4, None, "service", SEED, 3.0, default_arrival_rate(CAPACITY),
            2.0, 600, 0.0, False)
-    original = _life(job)
+    original = cell_life(job)
     assert summary == {k: original[k] for k in SUMMARY}  # watching changes no decision
     failed = round(summary["scaleout_failure_rate"] * summary["scaleout_requests"])
     assert failed > 0, "the life was chosen for its failures"
