@@ -77,6 +77,13 @@ def _by_reason(runs: list[dict[str, Any]]) -> dict[str, int]:
     return total
 
 
+def _moved_text(moved: int, by_reason: dict[str, int]) -> str:
+    """", moved 3 (1 cluster_overflow, 2 outgrowing_cluster)" for a life or a cell ("" if none)."""
+    if not moved:
+        return ""
+    return f", moved {moved} ({', '.join(f'{n} {reason}' for reason, n in sorted(by_reason.items()))})"
+
+
 # What each cell runs: (failure-rate loop, population-prior learning, threshold ladder, told
 # the truth). "paper" is the open loop of the paper; "service" what a new cluster gets by
 # default (all three on); "service_no_ladder" the service before the ladder (twelfth session:
@@ -178,9 +185,7 @@ def compare(policy: str, capacity: int, sla: float, threshold: float | None, run
                                f" ({a.get('cautious_start') or a['ended_cautious_start']}) at {a['at']:.0f} h")
             if r.get("cautious_at_end"):
                 learnt += f", still cautious (λ ×{r['cautious_at_end']:g})"
-            if r.get("moved"):
-                why = ", ".join(f"{n} {reason}" for reason, n in sorted(r["moved_by_reason"].items()))
-                learnt += f", moved {r['moved']} ({why})"
+            learnt += _moved_text(r.get("moved", 0), r.get("moved_by_reason", {}))
             print(f"{key} seed {r['seed']}: fail {r['scaleout_failure_rate']:.2e} of "
                   f"{r['scaleout_requests']}, util {r['utilization']:.3f}, threshold now "
                   f"{r['threshold']:.4g}{learnt}", file=sys.stderr, flush=True)
@@ -276,8 +281,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{confidence_text(c['confidence_sla_holds'])}, util {c['utilization']:.3f} ± "
               f"{c['utilization_se']:.3f}; from year {a.measure_from:g}: "
               f"{c['late_failure_rate']:.2e} ({c['late_denied']}/{c['late_requests']})"
-              + (f", moved {c['moved']} ({', '.join(f'{n} {why}' for why, n in sorted(c['moved_by_reason'].items()))})"
-                 if c["moved"] else ""))
+              + _moved_text(c["moved"], c["moved_by_reason"]))
     if a.json:
         with open(a.json, "w") as f:
             json.dump(res, f, indent=2)
