@@ -17,7 +17,10 @@ slot. A departure answered 409 ``job_not_running`` came after the job had alread
 
 ``departure_of`` and ``Watcher.handle`` take plain watch events (``{"type", "object"}`` with
 the pod as a dict), so tests drive them with a fake stream; ``main`` feeds them from the API
-server through the ``kubernetes`` client, and lists again when the watch expires.
+server through the ``kubernetes`` client: each watch resumes where the last one ended, and
+the pods are listed again only when the API server no longer has that point (``pod_events``).
+A pod deleted while the watcher is not running is not seen (docs/integrations/kubernetes.md,
+"Known gaps").
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import httpx
 log = logging.getLogger("headroom.kubernetes.watcher")
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
+WATCH_SECONDS = 300  # one watch request; the next resumes where it ended
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,12 @@ class Watcher:
 
 def pod_events(namespace: str | None,
                watch_factory: Callable[[], Any] | None = None) -> Iterator[dict[str, Any]]:
-    """Watch events from the API server, pods as plain dicts, for ever (a fresh list and
-    watch whenever the old one expires)."""
+    """Watch events from the API server, pods as plain dicts, for ever. Each watch ends after
+    WATCH_SECONDS and the next resumes from the resourceVersion it reached, so nothing is
+    listed again and no event between the two is lost; only when the API server refuses that
+    version (410 Gone: it compacted past it) or the watch fails does a fresh list start,
+    marked by a RESTARTED event (its pods come again as ADDED; ended ones are posted again and
+    answered as replays)."""
     from kubernetes import client, watch
     from kubernetes.client.exceptions import ApiException
 
@@ -114,17 +122,28 @@ def pod_events(namespace: str | None,
 
     api_client = load_client_config()
     core = client.CoreV1Api(api_client)
+    lister = core.list_namespaced_pod if namespace else core.list_pod_for_all_namespaces
+    version: str | None = None  # where the last watch ended; None: list afresh
     while True:
         w = (watch_factory or watch.Watch)()
-        lister = core.list_namespaced_pod if namespace else core.list_pod_for_all_namespaces
-        kwargs = {"namespace": namespace} if namespace else {}
+        kwargs: dict[str, Any] = {"namespace": namespace} if namespace else {}
+        if version is not None:
+            kwargs["resource_version"] = version
         try:
-            for event in w.stream(lister, timeout_seconds=300, **kwargs):
+            # Bookmarks keep the version fresh where no pod changes, so a quiet namespace
+            # does not fall behind the API server's compaction and list again.
+            for event in w.stream(lister, timeout_seconds=WATCH_SECONDS,
+                                  allow_watch_bookmarks=True, **kwargs):
                 yield {"type": event["type"],
                        "object": api_client.sanitize_for_serialization(event["object"])}
         except ApiException as exc:  # 410 Gone: the resource version expired; list again
             log.warning("watch ended (%s); listing again", exc.status)
+            version = None
             time.sleep(1)
+        else:
+            version = w.resource_version
+            if version is not None:
+                continue
         yield {"type": "RESTARTED", "object": None}
 
 

@@ -98,7 +98,9 @@ def test_main_needs_a_key(monkeypatch, capsys):
 
 def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypatch):
     """The API-server side of the watcher, with the client's Watch replaced by a fake one: pods
-    come out as the API server's JSON, and an expired watch (410) lists again."""
+    come out as the API server's JSON; a watch that ends on its timeout is resumed from the
+    version it reached (nothing listed again, no RESTARTED); an expired version (410) lists
+    again."""
     import itertools
 
     from kubernetes.client import V1ObjectMeta, V1Pod, V1PodSpec, V1PodStatus
@@ -108,14 +110,26 @@ def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypa
 
     calls: list[dict[str, Any]] = []
 
+    def deleted(uid: str) -> dict[str, Any]:
+        return {"type": "DELETED", "object": V1Pod(
+            metadata=V1ObjectMeta(name="p", namespace="batch", uid=uid, resource_version="7"),
+            spec=V1PodSpec(containers=[], scheduler_name=SCHED, node_name="rack-0"),
+            status=V1PodStatus(phase="Running"))}
+
     class FakeWatch:
+        """Like kubernetes.watch.Watch: resource_version follows the events streamed. The
+        first watch ends on its timeout, the second is refused (410), then all end."""
+
+        def __init__(self) -> None:
+            self.resource_version = None
+
         def stream(self, func, **kwargs):
             calls.append({"func": func.__name__, **kwargs})
-            yield {"type": "DELETED", "object": V1Pod(
-                metadata=V1ObjectMeta(name="p", namespace="batch", uid="u1"),
-                spec=V1PodSpec(containers=[], scheduler_name=SCHED, node_name="rack-0"),
-                status=V1PodStatus(phase="Running"))}
-            raise ApiException(status=410, reason="Gone")
+            self.resource_version = kwargs.get("resource_version")
+            if len(calls) == 2:
+                raise ApiException(status=410, reason="Gone")
+            yield deleted(f"u{len(calls)}")
+            self.resource_version = "7"
 
     monkeypatch.setattr(watcher.time, "sleep", lambda _s: None)
     monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
@@ -126,5 +140,9 @@ def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypa
     pod = events[0]["object"]
     assert pod["metadata"]["uid"] == "u1" and pod["spec"]["schedulerName"] == SCHED
     assert departure_of(events[0], SCHED).uid == "u1"
-    assert calls[0] == {"func": "list_namespaced_pod", "namespace": "batch",
-                        "timeout_seconds": 300}
+    assert events[2]["object"]["metadata"]["uid"] == "u3"
+    listed = {"func": "list_namespaced_pod", "namespace": "batch",
+              "timeout_seconds": watcher.WATCH_SECONDS, "allow_watch_bookmarks": True}
+    assert calls == [listed,                                  # a fresh list and watch
+                     {**listed, "resource_version": "7"},     # resumed where the first ended
+                     listed]                                  # 410: listed again
