@@ -20,7 +20,7 @@ the pod as a dict), so tests drive them with a fake stream; ``main`` feeds them 
 server through the ``kubernetes`` client: each watch resumes where the last one ended, and
 the pods are listed again only when the API server no longer has that point (``pod_events``).
 A pod deleted while the watcher is not running is not seen (docs/integrations/kubernetes.md,
-"Known gaps").
+"How the watcher follows pods").
 """
 
 from __future__ import annotations
