@@ -99,5 +99,11 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
     def describe(self) -> dict[str, Any]:
         return self.engine.describe()
 
+    def held_jobs(self) -> list[dict[str, Any]]:
+        """Every job holding a slot, by job id (``GET .../jobs``)."""
+        ids, types = self.engine.model.server_ids, self.engine.model.job_types
+        return [{"job_id": jid, "job_type": types[j].name, "status": "running",
+                 "server_id": ids[s]} for jid, (s, j) in sorted(self.engine.jobs.items())]
+
     def to_state(self) -> dict[str, Any]:
         return self.engine.to_state()

@@ -208,3 +208,47 @@ def test_deleted_cluster_takes_its_engine_and_log_along(client, cluster):
     assert client.delete(f"/v1/clusters/{cid}").status_code == 204
     assert_problem(arrive(client, cid, "e2", "j2"), 404, "cluster_not_found")
     assert_problem(client.get(f"/v1/clusters/{cid}/state"), 404, "cluster_not_found")
+
+
+def test_jobs_lists_what_the_cluster_holds_page_by_page(client, cluster):
+    cid = cluster["id"]
+    for i in (3, 1, 7, 5, 0):
+        assert arrive(client, cid, f"e{i}", f"j{i}").json()["decision"] == "placed"
+    assert depart(client, cid, "d7", "j7").status_code == 200
+    first = client.get(f"/v1/clusters/{cid}/jobs", params={"limit": 2}).json()
+    assert [j["job_id"] for j in first["items"]] == ["j0", "j1"]
+    assert first["total"] == 4 and first["next_cursor"] == "j1"
+    assert first["items"][0] == {"job_id": "j0", "job_type": "small", "status": "running",
+                                 "server_id": "rack-1"}  # the fifth arrival: rack-0 was full
+    # A job that leaves between two pages moves no other job across the page boundary.
+    assert depart(client, cid, "d0", "j0").status_code == 200
+    rest = client.get(f"/v1/clusters/{cid}/jobs",
+                      params={"limit": 2, "cursor": first["next_cursor"]}).json()
+    assert [j["job_id"] for j in rest["items"]] == ["j3", "j5"]
+    assert rest["total"] == 3 and rest["next_cursor"] is None
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert state["jobs"] == rest["total"]
+    for params in ({"limit": 0}, {"limit": 1001}, {"cursor": "has space"}):
+        assert_problem(client.get(f"/v1/clusters/{cid}/jobs", params=params), 422)
+
+
+def test_jobs_of_a_queued_cluster_include_the_waiting_ones(client):
+    cid = create_cluster(client, servers=1, policy={"kind": "first_fit_queue"})["id"]
+    for jid in ("b-run", "a-wait"):
+        arrive(client, cid, jid, jid, job_type="large")
+    items = client.get(f"/v1/clusters/{cid}/jobs").json()["items"]
+    assert items == [
+        {"job_id": "a-wait", "job_type": "large", "status": "queued", "server_id": None},
+        {"job_id": "b-run", "job_type": "large", "status": "running", "server_id": "rack-0"}]
+    depart(client, cid, "d-run", "b-run")  # the waiting job starts in its place
+    items = client.get(f"/v1/clusters/{cid}/jobs").json()["items"]
+    assert [(j["job_id"], j["status"]) for j in items] == [("a-wait", "running")]
+
+
+def test_jobs_is_not_a_route_of_other_kinds(client):
+    r = client.post("/v1/clusters", json={"name": "m-jobs", "capacity_cores": 2000,
+                                          "policy": {"kind": "second_moment"}})
+    assert r.status_code == 201, r.text
+    cid = r.json()["id"]
+    assert_problem(client.get(f"/v1/clusters/{cid}/jobs"), 409, "wrong_cluster_kind")
+    assert_problem(client.get("/v1/clusters/no-such-cluster/jobs"), 404)

@@ -144,6 +144,23 @@ class QueueServiceMachine(RuleBasedStateMachine):
         assert state["arrived"] == (sum(state["queues"].values())
                                     + sum(state["running"].values()) + state["finished"])
 
+    @invariant()
+    def jobs_pages_hold_what_the_twin_holds(self):
+        if self.cid is None:
+            return
+        ids = self.twin.model.server_ids
+        want = sorted([(jid, "queued", None) for jid in self.twin.queued]
+                      + [(jid, "running", ids[s]) for jid, (s, *_) in self.twin.running.items()])
+        got, params = [], {"limit": 3}
+        while True:  # through the other app, in pages of 3
+            page = self.clients[0].get(f"/v1/clusters/{self.cid}/jobs", params=params).json()
+            assert page["total"] == len(want)
+            got += [(j["job_id"], j["status"], j["server_id"]) for j in page["items"]]
+            if page["next_cursor"] is None:
+                break
+            params["cursor"] = page["next_cursor"]
+        assert got == want
+
 
 def test_queue_service_machine(template_db):
     QueueServiceMachine.template = template_db

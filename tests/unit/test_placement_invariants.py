@@ -22,6 +22,7 @@ from app.policies.base import DuplicateJob, Placement, PlacementEngine, UnknownJ
 from app.policies.best_fit import BestFit
 from app.policies.first_fit import FirstFit
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
+from app.policies.placement import PlacementFamily
 from app.policies.power_of_d import PowerOfD
 
 # (engine class, strategy for its params)
@@ -230,6 +231,16 @@ class PlacementMachine(RuleBasedStateMachine):
             assert e.counts[s] == [sum(1 for jid in here if e.jobs[jid][1] == j)
                                    for j in range(m.num_types)]
             assert all(abs(a - b) < 1e-9 for a, b in zip(e.used[s], used))
+
+    @invariant()
+    def held_jobs_are_the_running_ones(self) -> None:
+        m = self.model
+        held = PlacementFamily(self.engine).held_jobs()
+        assert [h["job_id"] for h in held] == sorted(self.running)
+        for h in held:
+            s, j = self.engine.jobs[h["job_id"]]
+            assert h == {"job_id": h["job_id"], "job_type": m.job_types[j].name,
+                         "status": "running", "server_id": m.server_ids[s]}
 
     @invariant()
     def snapshot_round_trips(self) -> None:

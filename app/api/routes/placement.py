@@ -3,13 +3,15 @@
 A placement cluster answers an arrival at once (placed / rejected, 200); a queued cluster
 (RMS and the greedy queue baselines) answers 202 with the job's place in the queue, or 200 if
 it started at once. Which model an answer takes, and which decisions are a 202, is what the
-cluster's family declares (``app/families``)."""
+cluster's family declares (``app/families``). ``GET .../jobs`` lists the jobs a cluster holds,
+so that a client which lost track (the Kubernetes pod watcher after a restart) can reconcile."""
 
 from __future__ import annotations
 
-from typing import Any
+from bisect import bisect_right
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from app.api.problems import responses
@@ -21,6 +23,8 @@ from app.api.routes.deps import (
     event_id_from,
     require_cluster,
 )
+from app.api.schemas.clusters import JobPage
+from app.api.schemas.common import CLIENT_ID_PATTERN
 from app.api.schemas.events import (
     ArrivalIn,
     ArrivalOut,
@@ -31,7 +35,7 @@ from app.api.schemas.events import (
 )
 from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
-from app.service.events import apply_batch, dry_run, submit_event
+from app.service.events import apply_batch, dry_run, read_engine, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -83,3 +87,27 @@ def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth, request: Re
     return JSONResponse({"results": [
         family.answers[e["kind"]].model_validate(r).model_dump(mode="json")
         for e, r in zip(events, results)]})
+
+
+@router.get("/jobs", response_model=JobPage, operation_id="listJobs",
+            summary="The jobs the cluster holds (running, and on queued clusters waiting), "
+                    "in job id order", responses=responses(404, 409, 422))
+def jobs(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
+         limit: Annotated[int, Query(ge=1, le=1000)] = 500,
+         cursor: Annotated[str | None, Query(
+             pattern=CLIENT_ID_PATTERN,  # any id a job was ever given (older ones had "/")
+             description="The previous page's next_cursor: jobs whose id sorts after it")] = None
+         ) -> dict[str, Any]:
+    require_cluster(request, principal, cluster_id, "read")
+
+    def reader(engine: Any, _cluster: Any) -> dict[str, Any]:
+        held = engine.held_jobs()
+        # A cursor is a job id, not an offset, so a job that arrives or departs between two
+        # pages moves no other job from one page to the next.
+        start = bisect_right([h["job_id"] for h in held], cursor) if cursor else 0
+        page = held[start:start + limit]
+        more = start + limit < len(held)
+        return {"items": page, "total": len(held),
+                "next_cursor": page[-1]["job_id"] if more else None}
+
+    return read_engine(ctx, cluster_id, reader)

@@ -238,3 +238,17 @@ class ServerPage(BaseModel):
     items: list[ServerSummary]
     total: int = Field(description="Servers in the cluster.")
     next_cursor: str | None = None
+
+
+class HeldJob(BaseModel):
+    job_id: str
+    job_type: str
+    status: Literal["running", "queued"]
+    server_id: str | None = Field(description="Where it runs; null while it waits.")
+
+
+class JobPage(BaseModel):
+    items: list[HeldJob] = Field(description="In job id order (Python string order).")
+    total: int = Field(description="Jobs the cluster holds now, on every page.")
+    next_cursor: str | None = Field(
+        None, description="The last job id of this page: pass it as ``cursor`` for the next.")

@@ -125,6 +125,17 @@ class QueueFamily(FamilyEngine[QueueScheduler]):
     def describe(self) -> dict[str, Any]:
         return {**self.engine.describe(), "clock": self.clock_view(None)}
 
+    def held_jobs(self) -> list[dict[str, Any]]:
+        """Every job waiting or running, by job id (``GET .../jobs``); finished and withdrawn
+        ones are kept only as a bounded history and are not listed."""
+        e = self.engine
+        ids, types = e.model.server_ids, e.model.job_types
+        held = [{"job_id": jid, "job_type": types[j].name, "status": "queued", "server_id": None}
+                for jid, (j, _qa) in e.queued.items()]
+        held += [{"job_id": jid, "job_type": types[j].name, "status": "running",
+                  "server_id": ids[s]} for jid, (s, j, _qa, _sa) in e.running.items()]
+        return sorted(held, key=lambda h: h["job_id"])
+
     def clock_view(self, behind: float | None) -> dict[str, Any]:
         """``behind``: time units the clock trails the wall clock, which only the service
         knows (None: client clock, or not known)."""

@@ -53,6 +53,8 @@ from .greedy_queue_policy_order import GreedyQueuePolicyOrder
 from .group_version_resource import GroupVersionResource
 from .growth_step import GrowthStep
 from .growth_step_anchors_type_0_item import GrowthStepAnchorsType0Item
+from .held_job import HeldJob
+from .held_job_status import HeldJobStatus
 from .hindsight import Hindsight
 from .hindsight_resource import HindsightResource
 from .history_item import HistoryItem
@@ -64,6 +66,7 @@ from .history_page import HistoryPage
 from .host_priority import HostPriority
 from .job_out import JobOut
 from .job_out_status import JobOutStatus
+from .job_page import JobPage
 from .job_type_in import JobTypeIn
 from .job_type_in_demand import JobTypeInDemand
 from .key_create import KeyCreate
@@ -213,6 +216,8 @@ __all__ = (
     "GroupVersionResource",
     "GrowthStep",
     "GrowthStepAnchorsType0Item",
+    "HeldJob",
+    "HeldJobStatus",
     "Hindsight",
     "HindsightResource",
     "HistoryItem",
@@ -224,6 +229,7 @@ __all__ = (
     "HostPriority",
     "JobOut",
     "JobOutStatus",
+    "JobPage",
     "JobTypeIn",
     "JobTypeInDemand",
     "KeyCreate",
