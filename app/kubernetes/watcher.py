@@ -17,10 +17,19 @@ slot. A departure answered 409 ``job_not_running`` came after the job had alread
 
 ``departure_of`` and ``Watcher.handle`` take plain watch events (``{"type", "object"}`` with
 the pod as a dict), so tests drive them with a fake stream; ``main`` feeds them from the API
-server through the ``kubernetes`` client: each watch resumes where the last one ended, and
-the pods are listed again only when the API server no longer has that point (``pod_events``).
-A pod deleted while the watcher is not running is not seen (docs/integrations/kubernetes.md,
-"How the watcher follows pods").
+server through the ``kubernetes`` client (``pod_events``): a list, then watches that each
+resume where the last one ended; the pods are listed again only when the API server no longer
+has that point.
+
+A pod deleted while nobody watched (the watcher down, or the API server compacted past the
+last version seen) leaves no event. So every list is a reconcile: before it, the watcher reads
+the jobs Headroom holds (``GET .../jobs``), and after it, each job whose id is a pod UID
+absent from the list departs. Jobs first, pods second: a job Headroom held before the list
+began had its pod created before that too, so its absence means it is gone. Only ids shaped
+like a pod UID are touched (the Kueue controller's ``<workload UID>.<pod set>`` are not), and
+only when the watcher sees every namespace (``--namespace`` turns it off: a pod elsewhere is
+not gone). ``--no-reconcile`` turns it off where other clients post UUID job ids to the same
+cluster.
 """
 
 from __future__ import annotations
@@ -28,6 +37,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -40,6 +50,9 @@ log = logging.getLogger("headroom.kubernetes.watcher")
 
 TERMINAL_PHASES = ("Succeeded", "Failed")
 WATCH_SECONDS = 300  # one watch request; the next resumes where it ended
+LIST_PAGE = 500  # pods per list request (and jobs per GET .../jobs)
+# A pod's metadata.uid: what the extender's bind uses as the job id.
+POD_UID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 
 
 @dataclass(frozen=True)
@@ -67,9 +80,26 @@ def departure_of(event: Mapping[str, Any], scheduler_name: str) -> Departure | N
 
 
 class Watcher:
-    def __init__(self, client: httpx.Client, cluster_id: str, scheduler_name: str):
+    def __init__(self, client: httpx.Client, cluster_id: str, scheduler_name: str,
+                 reconcile: bool = True):
         self.client, self.cluster_id, self.scheduler_name = client, cluster_id, scheduler_name
+        self.reconcile = reconcile
         self.posted = 0
+        self.reconciled = 0  # departures of jobs whose pod was gone when the pods were listed
+        self._held: list[str] | None = None  # pod-UID job ids Headroom held before this list
+
+    def held_pod_jobs(self) -> list[str]:
+        """The ids of the jobs Headroom holds (running or waiting) that are pod UIDs."""
+        held: list[str] = []
+        params: dict[str, Any] = {"limit": LIST_PAGE}
+        while True:
+            r = self.client.get(f"/v1/clusters/{self.cluster_id}/jobs", params=params)
+            r.raise_for_status()
+            page = r.json()
+            held += [j["job_id"] for j in page["items"] if POD_UID.match(j["job_id"])]
+            if page["next_cursor"] is None:
+                return held
+            params["cursor"] = page["next_cursor"]
 
     def post(self, d: Departure) -> dict[str, Any] | None:
         """Post one departure, retrying transient failures; None when Headroom does not know
@@ -97,24 +127,43 @@ class Watcher:
 
     def handle(self, events: Iterable[Mapping[str, Any]]) -> None:
         for event in events:
-            d = departure_of(event, self.scheduler_name)  # None for pod_events' RESTARTED marks
-            if d is None:
+            if event.get("type") == "LISTING":  # pod_events is about to list the pods
+                self._held = self.held_pod_jobs() if self.reconcile else None
                 continue
-            answer = self.post(d)
-            if answer is not None:
-                log.info("departure of %s (%s): %s%s", d.pod, d.why,
-                         "replayed" if answer.get("replayed") else "posted",
-                         ", withdrawn from its queue" if answer.get("decision") == "withdrawn" else "")
+            if event.get("type") == "LISTED":  # ... and has: object["uids"] are every pod's
+                self._depart_the_gone(set(event["object"]["uids"]))
+                continue
+            d = departure_of(event, self.scheduler_name)
+            if d is not None:
+                self._depart(d)
+
+    def _depart(self, d: Departure) -> None:
+        answer = self.post(d)
+        if answer is not None:
+            log.info("departure of %s (%s): %s%s", d.pod, d.why,
+                     "replayed" if answer.get("replayed") else "posted",
+                     ", withdrawn from its queue" if answer.get("decision") == "withdrawn" else "")
+
+    def _depart_the_gone(self, listed: set[str]) -> None:
+        held, self._held = self._held, None
+        gone = [uid for uid in held or () if uid not in listed]
+        for uid in gone:
+            self._depart(Departure(uid, "(no longer in the API server)", "gone unwatched"))
+        self.reconciled += len(gone)
+        if held is not None:
+            log.info("reconciled: %d of Headroom's %d pod jobs had no pod left", len(gone),
+                     len(held))
 
 
-def pod_events(namespace: str | None,
+def pod_events(namespace: str | None, scheduler_name: str,
                watch_factory: Callable[[], Any] | None = None) -> Iterator[dict[str, Any]]:
-    """Watch events from the API server, pods as plain dicts, for ever. Each watch ends after
-    WATCH_SECONDS and the next resumes from the resourceVersion it reached, so nothing is
-    listed again and no event between the two is lost; only when the API server refuses that
-    version (410 Gone: it compacted past it) or the watch fails does a fresh list start,
-    marked by a RESTARTED event (its pods come again as ADDED; ended ones are posted again and
-    answered as replays)."""
+    """Events from the API server, pods as plain dicts, for ever: the scheduler's pods listed
+    (a LISTING mark, each pod as ADDED, then a LISTED mark whose ``object["uids"]`` are every
+    pod listed), then watched from the list's resourceVersion. Each watch ends after
+    WATCH_SECONDS and the next resumes from the version it reached, with bookmarks, so
+    nothing is listed again and no event between the two is lost; only when the API server
+    refuses that version (410 Gone: it compacted past it) or the watch fails is there a new
+    list (its ended pods are posted again and answered as replays)."""
     from kubernetes import client, watch
     from kubernetes.client.exceptions import ApiException
 
@@ -123,17 +172,32 @@ def pod_events(namespace: str | None,
     api_client = load_client_config()
     core = client.CoreV1Api(api_client)
     lister = core.list_namespaced_pod if namespace else core.list_pod_for_all_namespaces
-    version: str | None = None  # where the last watch ended; None: list afresh
+    scope: dict[str, Any] = {"namespace": namespace} if namespace else {}
+    selector = f"spec.schedulerName={scheduler_name}"  # the API server filters, not us
+    version: str | None = None  # where the last list or watch ended; None: list again
     while True:
+        if version is None:
+            yield {"type": "LISTING", "object": None}
+            uids: list[str] = []
+            token: str | None = None
+            while True:  # one consistent snapshot, page by page
+                page = lister(field_selector=selector, limit=LIST_PAGE,
+                              **({"_continue": token} if token else {}), **scope)
+                for pod in page.items:
+                    uids.append(pod.metadata.uid)
+                    yield {"type": "ADDED", "object": api_client.sanitize_for_serialization(pod)}
+                token = page.metadata._continue
+                if not token:
+                    break
+            version = page.metadata.resource_version
+            yield {"type": "LISTED", "object": {"uids": uids}}
         w = (watch_factory or watch.Watch)()
-        kwargs: dict[str, Any] = {"namespace": namespace} if namespace else {}
-        if version is not None:
-            kwargs["resource_version"] = version
         try:
             # Bookmarks keep the version fresh where no pod changes, so a quiet namespace
             # does not fall behind the API server's compaction and list again.
-            for event in w.stream(lister, timeout_seconds=WATCH_SECONDS,
-                                  allow_watch_bookmarks=True, **kwargs):
+            for event in w.stream(lister, field_selector=selector, resource_version=version,
+                                  timeout_seconds=WATCH_SECONDS, allow_watch_bookmarks=True,
+                                  **scope):
                 yield {"type": event["type"],
                        "object": api_client.sanitize_for_serialization(event["object"])}
         except ApiException as exc:  # 410 Gone: the resource version expired; list again
@@ -142,9 +206,6 @@ def pod_events(namespace: str | None,
             time.sleep(1)
         else:
             version = w.resource_version
-            if version is not None:
-                continue
-        yield {"type": "RESTARTED", "object": None}
 
 
 def controller_parser(prog: str, doc: str) -> argparse.ArgumentParser:
@@ -170,16 +231,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = controller_parser("python -m app.kubernetes.watcher", __doc__)
     parser.add_argument("--scheduler-name", default="headroom-scheduler",
                         help="only pods with this spec.schedulerName")
-    parser.add_argument("--namespace", default=None, help="watch one namespace (default all)")
+    parser.add_argument("--namespace", default=None,
+                        help="watch one namespace (default all; no reconcile then)")
+    parser.add_argument("--no-reconcile", action="store_true",
+                        help="never depart a job because its pod is missing from a list "
+                             "(for a cluster where other clients post UUID job ids)")
     args = parser.parse_args(argv)
     http = headroom_http(args.url)
     if http is None:
         return 2
     with http:
-        watcher = Watcher(http, args.cluster, args.scheduler_name)
-        log.info("watching pods of scheduler %s for cluster %s", args.scheduler_name,
-                 args.cluster)
-        watcher.handle(pod_events(args.namespace))
+        reconcile = not args.no_reconcile and args.namespace is None
+        watcher = Watcher(http, args.cluster, args.scheduler_name, reconcile=reconcile)
+        log.info("watching pods of scheduler %s for cluster %s (reconcile %s)",
+                 args.scheduler_name, args.cluster, "on" if reconcile else "off")
+        watcher.handle(pod_events(args.namespace, args.scheduler_name))
     return 0
 
 

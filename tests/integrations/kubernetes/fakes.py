@@ -2,7 +2,9 @@
 status patches.
 
 Only the calls Headroom makes: the extender's ``GET /api/v1/namespaces/{ns}/pods/{name}`` and
-``POST /api/v1/namespaces/{ns}/pods/{name}/binding``, and the Kueue controller's ``PATCH``
+``POST /api/v1/namespaces/{ns}/pods/{name}/binding``, the pod watcher's lists (``GET
+/api/v1/pods`` or ``/api/v1/namespaces/{ns}/pods``, with ``fieldSelector`` on
+``spec.schedulerName`` and ``limit``/``continue`` paging), and the Kueue controller's ``PATCH``
 of workloads' and admission checks' ``status``. It runs in a thread on a free port;
 ``kubeconfig()`` writes a kubeconfig that points the ``kubernetes`` client at it, which is how
 a ``headroom serve`` child process is told to use it."""
@@ -15,6 +17,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -24,6 +27,7 @@ def fixture(name: str) -> dict[str, Any]:
 
 
 _POD = re.compile(r"^/api/v1/namespaces/([^/]+)/pods/([^/]+)(/binding)?$")
+_PODS = re.compile(r"^/api/v1(?:/namespaces/([^/]+))?/pods$")
 
 
 class FakeApiServer:
@@ -32,6 +36,8 @@ class FakeApiServer:
         self.bindings: list[dict[str, Any]] = []  # (path, body) of every binding POSTed
         self.refuse_bindings = False
         self.patches: list[dict[str, Any]] = []
+        self.lists: list[dict[str, Any]] = []  # (namespace, query) of every pod list
+        self.resource_version = "100"  # what a list answers as its metadata.resourceVersion
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -46,7 +52,33 @@ class FakeApiServer:
                 self.end_headers()
                 self.wfile.write(data)
 
+            def _list(self, namespace: str | None, query: dict[str, list[str]]) -> None:
+                fake.lists.append({"namespace": namespace, "query": query})
+                wanted = {}
+                for term in query.get("fieldSelector", [""])[0].split(","):
+                    if term:
+                        key, _, value = term.partition("=")
+                        wanted[key] = value
+                if set(wanted) - {"spec.schedulerName"}:
+                    self._send(400, {"kind": "Status", "code": 400, "reason": "BadRequest"})
+                    return
+                pods = [p for (ns, _n), p in sorted(fake.pods.items())
+                        if namespace in (None, ns) and all(
+                            p["spec"].get("schedulerName") == v for v in wanted.values())]
+                start = int(query.get("continue", ["0"])[0])
+                limit = int(query.get("limit", ["0"])[0]) or len(pods)
+                meta = {"resourceVersion": fake.resource_version}
+                if start + limit < len(pods):
+                    meta["continue"] = str(start + limit)
+                self._send(200, {"kind": "PodList", "apiVersion": "v1", "metadata": meta,
+                                 "items": pods[start:start + limit]})
+
             def do_GET(self) -> None:  # noqa: N802
+                url = urlsplit(self.path)
+                listing = _PODS.match(url.path)
+                if listing:
+                    self._list(listing.group(1), parse_qs(url.query))
+                    return
                 m = _POD.match(self.path.split("?")[0])
                 pod = fake.pods.get((m.group(1), m.group(2))) if m and not m.group(3) else None
                 if pod is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import uuid
 from typing import Any
 
 import pytest
@@ -78,7 +79,7 @@ def test_a_pod_deleted_while_queued_is_withdrawn_from_the_queue(client):
     assert _arrive(client, cid, "waiting")["decision"] == "queued"
     w = Watcher(client, cid, SCHED)
     w.handle([{"type": "DELETED", "object": _pod("waiting")},
-              {"type": "RESTARTED", "object": None},  # a new list: the same deletion again
+              # seen again (a watch resumed from before it): the same departure
               {"type": "DELETED", "object": _pod("waiting")}])
     assert w.posted == 2  # the second is Headroom's replay of the first
     assert client.get(f"/v1/clusters/{cid}/jobs/waiting").json()["status"] == "withdrawn"
@@ -96,11 +97,49 @@ def test_main_needs_a_key(monkeypatch, capsys):
     assert "HEADROOM_API_KEY" in capsys.readouterr().err
 
 
-def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypatch):
-    """The API-server side of the watcher, with the client's Watch replaced by a fake one: pods
-    come out as the API server's JSON; a watch that ends on its timeout is resumed from the
-    version it reached (nothing listed again, no RESTARTED); an expired version (410) lists
-    again."""
+def test_a_list_departs_the_jobs_whose_pods_are_gone(client):
+    """The reconcile: jobs Headroom held before the list whose pod the list lacks depart; a
+    job whose id is no pod UID (the Kueue controller's, anyone else's) and a job that
+    arrived after the list began stay."""
+    cid = client.post("/v1/clusters", json=cluster_spec(servers=8)).json()["id"]
+    alive, gone, late = (str(uuid.UUID(int=i)) for i in (1, 2, 3))
+    kueue = f"{str(uuid.UUID(int=4))}.main"
+    for jid in (alive, gone, kueue, "vm-17"):
+        assert _arrive(client, cid, jid)["decision"] == "placed"
+    w = Watcher(client, cid, SCHED)
+
+    def stream():
+        yield {"type": "LISTING", "object": None}
+        _arrive(client, cid, late)  # bound while the pods were being listed
+        yield {"type": "ADDED", "object": _pod(alive)}
+        yield {"type": "LISTED", "object": {"uids": [alive]}}
+
+    w.handle(stream())
+    assert (w.posted, w.reconciled) == (1, 1)
+    held = {j["job_id"] for j in client.get(f"/v1/clusters/{cid}/jobs").json()["items"]}
+    assert held == {alive, late, kueue, "vm-17"}
+    events = client.get(f"/v1/clusters/{cid}/events").json()["items"]
+    assert events[-1]["event_id"] == f"depart-{gone}"
+    off = Watcher(client, cid, SCHED, reconcile=False)  # --namespace, --no-reconcile
+    off.handle([{"type": "LISTING", "object": None}, {"type": "LISTED", "object": {"uids": []}}])
+    assert off.posted == 0 and len(client.get(f"/v1/clusters/{cid}/jobs").json()["items"]) == 4
+
+
+def test_held_pod_jobs_reads_every_page(client, monkeypatch):
+    monkeypatch.setattr(watcher, "LIST_PAGE", 2)
+    cid = client.post("/v1/clusters", json=cluster_spec(servers=8)).json()["id"]
+    uids = sorted(str(uuid.UUID(int=i)) for i in range(5))
+    for jid in uids:
+        _arrive(client, cid, jid)
+    assert Watcher(client, cid, SCHED).held_pod_jobs() == uids
+
+
+def test_pod_events_lists_then_watches_from_the_lists_version(tmp_path, monkeypatch):
+    """The API-server side of the watcher, on the fake API server for lists and with the
+    client's Watch replaced by a fake one: the scheduler's pods are listed page by page (as
+    ADDED, between LISTING and LISTED), then watched from the list's version; a watch that
+    ends on its timeout is resumed from the version it reached (nothing listed again); an
+    expired version (410) lists again."""
     import itertools
 
     from kubernetes.client import V1ObjectMeta, V1Pod, V1PodSpec, V1PodStatus
@@ -108,6 +147,7 @@ def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypa
 
     from tests.integrations.kubernetes.fakes import FakeApiServer
 
+    monkeypatch.setattr(watcher, "LIST_PAGE", 1)
     calls: list[dict[str, Any]] = []
 
     def deleted(uid: str) -> dict[str, Any]:
@@ -117,8 +157,9 @@ def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypa
             status=V1PodStatus(phase="Running"))}
 
     class FakeWatch:
-        """Like kubernetes.watch.Watch: resource_version follows the events streamed. The
-        first watch ends on its timeout, the second is refused (410), then all end."""
+        """Like kubernetes.watch.Watch: resource_version starts at the one asked for and
+        follows the events streamed. The first watch ends on its timeout, the second is
+        refused (410), then all end."""
 
         def __init__(self) -> None:
             self.resource_version = None
@@ -134,15 +175,30 @@ def test_pod_events_turns_the_clients_watch_into_plain_events(tmp_path, monkeypa
     monkeypatch.setattr(watcher.time, "sleep", lambda _s: None)
     monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
     with FakeApiServer() as fake:
+        for uid, ns, sched in (("p1", "batch", SCHED), ("p2", "batch", SCHED),
+                               ("other", "batch", "default-scheduler"), ("p3", "web", SCHED)):
+            pod = _pod(uid, scheduler=sched)
+            pod["metadata"]["namespace"] = ns
+            fake.add_pod(pod)
         monkeypatch.setenv("KUBECONFIG", str(fake.kubeconfig(tmp_path / "config")))
-        events = list(itertools.islice(watcher.pod_events("batch", FakeWatch), 3))
-    assert [e["type"] for e in events] == ["DELETED", "RESTARTED", "DELETED"]
-    pod = events[0]["object"]
+        events = list(itertools.islice(
+            watcher.pod_events("batch", SCHED, FakeWatch), 10))
+    kinds = [e["type"] for e in events]
+    assert kinds == ["LISTING", "ADDED", "ADDED", "LISTED", "DELETED",
+                     "LISTING", "ADDED", "ADDED", "LISTED", "DELETED"]
+    assert [e["object"]["metadata"]["uid"] for e in events[1:3]] == ["p1", "p2"]
+    assert events[3]["object"] == {"uids": ["p1", "p2"]}  # not p3 (namespace), not other
+    pod = events[4]["object"]
     assert pod["metadata"]["uid"] == "u1" and pod["spec"]["schedulerName"] == SCHED
-    assert departure_of(events[0], SCHED).uid == "u1"
-    assert events[2]["object"]["metadata"]["uid"] == "u3"
-    listed = {"func": "list_namespaced_pod", "namespace": "batch",
-              "timeout_seconds": watcher.WATCH_SECONDS, "allow_watch_bookmarks": True}
-    assert calls == [listed,                                  # a fresh list and watch
-                     {**listed, "resource_version": "7"},     # resumed where the first ended
-                     listed]                                  # 410: listed again
+    assert departure_of(events[4], SCHED).uid == "u1"
+    assert events[9]["object"]["metadata"]["uid"] == "u3"
+    # Each list took two pages of one pod, both filtered by the API server.
+    assert [(ls["namespace"], ls["query"]["fieldSelector"], ls["query"].get("continue"))
+            for ls in fake.lists] == [("batch", [f"spec.schedulerName={SCHED}"], c)
+                                      for c in (None, ["1"]) * 2]
+    watched = {"func": "list_namespaced_pod", "namespace": "batch",
+               "field_selector": f"spec.schedulerName={SCHED}",
+               "timeout_seconds": watcher.WATCH_SECONDS, "allow_watch_bookmarks": True}
+    assert calls == [{**watched, "resource_version": "100"},  # from the list's version
+                     {**watched, "resource_version": "7"},    # resumed where the first ended
+                     {**watched, "resource_version": "100"}]  # 410: listed again, from there
