@@ -180,15 +180,21 @@ def pod_events(namespace: str | None, scheduler_name: str,
             yield {"type": "LISTING", "object": None}
             uids: list[str] = []
             token: str | None = None
-            while True:  # one consistent snapshot, page by page
-                page = lister(field_selector=selector, limit=LIST_PAGE,
-                              **({"_continue": token} if token else {}), **scope)
-                for pod in page.items:
-                    uids.append(pod.metadata.uid)
-                    yield {"type": "ADDED", "object": api_client.sanitize_for_serialization(pod)}
-                token = page.metadata._continue
-                if not token:
-                    break
+            try:
+                while True:  # one consistent snapshot, page by page
+                    page = lister(field_selector=selector, limit=LIST_PAGE,
+                                  **({"_continue": token} if token else {}), **scope)
+                    for pod in page.items:
+                        uids.append(pod.metadata.uid)
+                        yield {"type": "ADDED",
+                               "object": api_client.sanitize_for_serialization(pod)}
+                    token = page.metadata._continue
+                    if not token:
+                        break
+            except ApiException as exc:  # no LISTED: nothing departs on a partial list
+                log.warning("pod list failed (%s); listing again", exc.status)
+                time.sleep(1)
+                continue
             version = page.metadata.resource_version
             yield {"type": "LISTED", "object": {"uids": uids}}
         w = (watch_factory or watch.Watch)()

@@ -38,6 +38,7 @@ class FakeApiServer:
         self.patches: list[dict[str, Any]] = []
         self.lists: list[dict[str, Any]] = []  # (namespace, query) of every pod list
         self.resource_version = "100"  # what a list answers as its metadata.resourceVersion
+        self.failing_lists = 0  # this many next lists answer 500
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -54,6 +55,10 @@ class FakeApiServer:
 
             def _list(self, namespace: str | None, query: dict[str, list[str]]) -> None:
                 fake.lists.append({"namespace": namespace, "query": query})
+                if fake.failing_lists > 0:
+                    fake.failing_lists -= 1
+                    self._send(500, {"kind": "Status", "code": 500, "reason": "InternalError"})
+                    return
                 wanted = {}
                 for term in query.get("fieldSelector", [""])[0].split(","):
                     if term:

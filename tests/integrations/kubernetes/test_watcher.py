@@ -103,7 +103,7 @@ def test_a_list_departs_the_jobs_whose_pods_are_gone(client):
     arrived after the list began stay."""
     cid = client.post("/v1/clusters", json=cluster_spec(servers=8)).json()["id"]
     alive, gone, late = (str(uuid.UUID(int=i)) for i in (1, 2, 3))
-    kueue = f"{str(uuid.UUID(int=4))}.main"
+    kueue = f"{uuid.UUID(int=4)}.main"
     for jid in (alive, gone, kueue, "vm-17"):
         assert _arrive(client, cid, jid)["decision"] == "placed"
     w = Watcher(client, cid, SCHED)
@@ -137,9 +137,10 @@ def test_held_pod_jobs_reads_every_page(client, monkeypatch):
 def test_pod_events_lists_then_watches_from_the_lists_version(tmp_path, monkeypatch):
     """The API-server side of the watcher, on the fake API server for lists and with the
     client's Watch replaced by a fake one: the scheduler's pods are listed page by page (as
-    ADDED, between LISTING and LISTED), then watched from the list's version; a watch that
-    ends on its timeout is resumed from the version it reached (nothing listed again); an
-    expired version (410) lists again."""
+    ADDED, between LISTING and LISTED), then watched from the list's version; a list that
+    fails is started again (and no LISTED ends the partial one); a watch that ends on its
+    timeout is resumed from the version it reached (nothing listed again); an expired
+    version (410) lists again."""
     import itertools
 
     from kubernetes.client import V1ObjectMeta, V1Pod, V1PodSpec, V1PodStatus
@@ -181,21 +182,22 @@ def test_pod_events_lists_then_watches_from_the_lists_version(tmp_path, monkeypa
             pod["metadata"]["namespace"] = ns
             fake.add_pod(pod)
         monkeypatch.setenv("KUBECONFIG", str(fake.kubeconfig(tmp_path / "config")))
+        fake.failing_lists = 1
         events = list(itertools.islice(
-            watcher.pod_events("batch", SCHED, FakeWatch), 10))
+            watcher.pod_events("batch", SCHED, FakeWatch), 11))
     kinds = [e["type"] for e in events]
-    assert kinds == ["LISTING", "ADDED", "ADDED", "LISTED", "DELETED",
+    assert kinds == ["LISTING", "LISTING", "ADDED", "ADDED", "LISTED", "DELETED",
                      "LISTING", "ADDED", "ADDED", "LISTED", "DELETED"]
-    assert [e["object"]["metadata"]["uid"] for e in events[1:3]] == ["p1", "p2"]
-    assert events[3]["object"] == {"uids": ["p1", "p2"]}  # not p3 (namespace), not other
-    pod = events[4]["object"]
+    assert [e["object"]["metadata"]["uid"] for e in events[2:4]] == ["p1", "p2"]
+    assert events[4]["object"] == {"uids": ["p1", "p2"]}  # not p3 (namespace), not other
+    pod = events[5]["object"]
     assert pod["metadata"]["uid"] == "u1" and pod["spec"]["schedulerName"] == SCHED
-    assert departure_of(events[4], SCHED).uid == "u1"
-    assert events[9]["object"]["metadata"]["uid"] == "u3"
-    # Each list took two pages of one pod, both filtered by the API server.
+    assert departure_of(events[5], SCHED).uid == "u1"
+    assert events[10]["object"]["metadata"]["uid"] == "u3"
+    # The failed list, then each list in two pages of one pod, filtered by the API server.
     assert [(ls["namespace"], ls["query"]["fieldSelector"], ls["query"].get("continue"))
             for ls in fake.lists] == [("batch", [f"spec.schedulerName={SCHED}"], c)
-                                      for c in (None, ["1"]) * 2]
+                                      for c in (None, None, ["1"], None, ["1"])]
     watched = {"func": "list_namespaced_pod", "namespace": "batch",
                "field_selector": f"spec.schedulerName={SCHED}",
                "timeout_seconds": watcher.WATCH_SECONDS, "allow_watch_bookmarks": True}
