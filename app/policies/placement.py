@@ -11,7 +11,7 @@ import numpy as np
 from app.policies.base import Placement, PlacementEngine, Release
 from app.policies.errors import ClockRefused, DuplicateJob, NoDryRun, UnknownJob
 from app.policies.model import cluster_model
-from app.policies.protocol import Event, FamilyEngine, Spec
+from app.policies.protocol import Event, FamilyEngine, Spec, first_ids
 from app.policies.registry import PLACEMENT_ENGINES
 
 
@@ -99,11 +99,13 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
     def describe(self) -> dict[str, Any]:
         return self.engine.describe()
 
-    def held_jobs(self) -> list[dict[str, Any]]:
-        """Every job holding a slot, by job id (``GET .../jobs``)."""
-        ids, types = self.engine.model.server_ids, self.engine.model.job_types
-        return [{"job_id": jid, "job_type": types[j].name, "status": "running",
-                 "server_id": ids[s]} for jid, (s, j) in sorted(self.engine.jobs.items())]
+    def held_jobs(self, after: str | None, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """The first ``limit`` jobs holding a slot whose ids sort after ``after``, by id, and
+        how many jobs hold one in all (``GET .../jobs``)."""
+        jobs, ids, types = self.engine.jobs, self.engine.model.server_ids, self.engine.model.job_types
+        page = [{"job_id": jid, "job_type": types[jobs[jid][1]].name, "status": "running",
+                 "server_id": ids[jobs[jid][0]]} for jid in first_ids(jobs, after, limit)]
+        return page, len(jobs)
 
     def to_state(self) -> dict[str, Any]:
         return self.engine.to_state()

@@ -235,8 +235,13 @@ class PlacementMachine(RuleBasedStateMachine):
     @invariant()
     def held_jobs_are_the_running_ones(self) -> None:
         m = self.model
-        held = PlacementFamily(self.engine).held_jobs()
-        assert [h["job_id"] for h in held] == sorted(self.running)
+        family = PlacementFamily(self.engine)
+        held, total = family.held_jobs(None, len(self.running) + 1)
+        assert [h["job_id"] for h in held] == sorted(self.running) and total == len(self.running)
+        # Two at a time after each id in turn: the same order, cut where asked.
+        for k, h in enumerate(held):
+            after = family.held_jobs(h["job_id"], 2)[0]
+            assert after == held[k + 1:k + 3]
         for h in held:
             s, j = self.engine.jobs[h["job_id"]]
             assert h == {"job_id": h["job_id"], "job_type": m.job_types[j].name,

@@ -8,7 +8,6 @@ so that a client which lost track (the Kubernetes pod watcher after a restart) c
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
@@ -101,13 +100,11 @@ def jobs(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
     require_cluster(request, principal, cluster_id, "read")
 
     def reader(engine: Any, _cluster: Any) -> dict[str, Any]:
-        held = engine.held_jobs()
         # A cursor is a job id, not an offset, so a job that arrives or departs between two
         # pages moves no other job from one page to the next.
-        start = bisect_right([h["job_id"] for h in held], cursor) if cursor else 0
-        page = held[start:start + limit]
-        more = start + limit < len(held)
-        return {"items": page, "total": len(held),
-                "next_cursor": page[-1]["job_id"] if more else None}
+        page, total = engine.held_jobs(cursor, limit + 1)
+        more = len(page) > limit
+        return {"items": page[:limit], "total": total,
+                "next_cursor": page[limit - 1]["job_id"] if more else None}
 
     return read_engine(ctx, cluster_id, reader)

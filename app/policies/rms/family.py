@@ -12,12 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Literal, Self
 
 import numpy as np
 
 from app.policies.model import cluster_model
-from app.policies.protocol import Answer, Event, FamilyEngine, Spec
+from app.policies.protocol import Answer, Event, FamilyEngine, Spec, first_ids
 from app.policies.rms import GREEDY, make_scheduler
 from app.policies.rms.core import QueueScheduler
 from app.policies.rms.errors import RmsInputError
@@ -125,16 +126,22 @@ class QueueFamily(FamilyEngine[QueueScheduler]):
     def describe(self) -> dict[str, Any]:
         return {**self.engine.describe(), "clock": self.clock_view(None)}
 
-    def held_jobs(self) -> list[dict[str, Any]]:
-        """Every job waiting or running, by job id (``GET .../jobs``); finished and withdrawn
-        ones are kept only as a bounded history and are not listed."""
+    def held_jobs(self, after: str | None, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """The first ``limit`` jobs waiting or running whose ids sort after ``after``, by id,
+        and how many there are in all (``GET .../jobs``); finished and withdrawn ones are
+        kept only as a bounded history and are not listed."""
         e = self.engine
         ids, types = e.model.server_ids, e.model.job_types
-        held = [{"job_id": jid, "job_type": types[j].name, "status": "queued", "server_id": None}
-                for jid, (j, _qa) in e.queued.items()]
-        held += [{"job_id": jid, "job_type": types[j].name, "status": "running",
-                  "server_id": ids[s]} for jid, (s, j, _qa, _sa) in e.running.items()]
-        return sorted(held, key=lambda h: h["job_id"])
+        page = []
+        for jid in first_ids(chain(e.queued, e.running), after, limit):
+            if jid in e.queued:
+                page.append({"job_id": jid, "job_type": types[e.queued[jid][0]].name,
+                             "status": "queued", "server_id": None})
+            else:
+                s, j, _qa, _sa = e.running[jid]
+                page.append({"job_id": jid, "job_type": types[j].name, "status": "running",
+                             "server_id": ids[s]})
+        return page, len(e.queued) + len(e.running)
 
     def clock_view(self, behind: float | None) -> dict[str, Any]:
         """``behind``: time units the clock trails the wall clock, which only the service
