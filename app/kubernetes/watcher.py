@@ -93,13 +93,26 @@ class Watcher:
         held: list[str] = []
         params: dict[str, Any] = {"limit": LIST_PAGE}
         while True:
-            r = self.client.get(f"/v1/clusters/{self.cluster_id}/jobs", params=params)
-            r.raise_for_status()
-            page = r.json()
+            page = self._jobs_page(params)
             held += [j["job_id"] for j in page["items"] if POD_UID.match(j["job_id"])]
             if page["next_cursor"] is None:
                 return held
             params["cursor"] = page["next_cursor"]
+
+    def _jobs_page(self, params: dict[str, Any]) -> dict[str, Any]:
+        """One page of ``GET .../jobs``, retrying transient failures as ``post`` does."""
+        for attempt in range(6):
+            try:
+                r = self.client.get(f"/v1/clusters/{self.cluster_id}/jobs", params=params)
+            except httpx.TransportError as exc:
+                log.warning("Headroom's jobs not read yet: %s", exc)
+            else:
+                if r.status_code < 500 and r.status_code != 429:
+                    r.raise_for_status()
+                    return r.json()
+                log.warning("reading Headroom's jobs answered %s; retrying", r.status_code)
+            time.sleep(min(0.2 * 2 ** attempt, 5))
+        raise RuntimeError("could not read the jobs Headroom holds")
 
     def post(self, d: Departure) -> dict[str, Any] | None:
         """Post one departure, retrying transient failures; None when Headroom does not know

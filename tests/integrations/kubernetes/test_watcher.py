@@ -6,6 +6,7 @@ import copy
 import uuid
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -132,6 +133,27 @@ def test_held_pod_jobs_reads_every_page(client, monkeypatch):
     for jid in uids:
         _arrive(client, cid, jid)
     assert Watcher(client, cid, SCHED).held_pod_jobs() == uids
+
+
+def test_reading_headrooms_jobs_retries_transient_failures(monkeypatch):
+    monkeypatch.setattr(watcher.time, "sleep", lambda _s: None)
+    uid = str(uuid.UUID(int=9))
+    answers = iter([httpx.ConnectError("refused"), httpx.Response(503),
+                    httpx.Response(200, json={"items": [{"job_id": uid}], "total": 1,
+                                              "next_cursor": None})])
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        answer = next(answers)
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+    client = httpx.Client(base_url="http://headroom", transport=httpx.MockTransport(reply))
+    assert Watcher(client, "c", SCHED).held_pod_jobs() == [uid]
+    broken = httpx.Client(base_url="http://headroom",
+                          transport=httpx.MockTransport(lambda _r: httpx.Response(503)))
+    with pytest.raises(RuntimeError, match="could not read"):
+        Watcher(broken, "c", SCHED).held_pod_jobs()
 
 
 def test_pod_events_lists_then_watches_from_the_lists_version(tmp_path, monkeypatch):
