@@ -100,43 +100,46 @@ class Watcher:
             params["cursor"] = page["next_cursor"]
 
     def _jobs_page(self, params: dict[str, Any]) -> dict[str, Any]:
-        """One page of ``GET .../jobs``, retrying transient failures as ``post`` does."""
+        """One page of ``GET .../jobs``."""
+        r = self._send("GET", "/jobs", "reading the jobs Headroom holds",
+                       "could not read the jobs Headroom holds", params=params)
+        r.raise_for_status()
+        return r.json()
+
+    def _send(self, method: str, route: str, what: str, failure: str,
+              **kwargs: Any) -> httpx.Response:
+        """The first answer to a request to this cluster's ``route`` that is not transient,
+        retrying connection errors, 5xx and 429 with backoff; RuntimeError(failure) after
+        six tries."""
         for attempt in range(6):
             try:
-                r = self.client.get(f"/v1/clusters/{self.cluster_id}/jobs", params=params)
+                r = self.client.request(method, f"/v1/clusters/{self.cluster_id}{route}",
+                                        **kwargs)
             except httpx.TransportError as exc:
-                log.warning("Headroom's jobs not read yet: %s", exc)
+                log.warning("%s: not done yet: %s", what, exc)
             else:
                 if r.status_code < 500 and r.status_code != 429:
-                    r.raise_for_status()
-                    return r.json()
-                log.warning("reading Headroom's jobs answered %s; retrying", r.status_code)
+                    return r
+                log.warning("%s answered %s; retrying", what, r.status_code)
             time.sleep(min(0.2 * 2 ** attempt, 5))
-        raise RuntimeError("could not read the jobs Headroom holds")
+        raise RuntimeError(failure)
 
     def post(self, d: Departure) -> dict[str, Any] | None:
         """Post one departure, retrying transient failures; None when Headroom does not know
         the job or it has left already."""
-        for attempt in range(6):
-            try:
-                r = self.client.post(f"/v1/clusters/{self.cluster_id}/departures",
-                                     json={"event_id": f"depart-{d.uid}", "job_id": d.uid})
-            except httpx.TransportError as exc:
-                log.warning("departure not posted yet: %s", exc)
-            else:
-                if r.status_code == 200:
-                    self.posted += 1
-                    return r.json()
-                if r.status_code == 409 and r.json().get("code") == "job_not_running":
-                    return None  # finished or withdrawn: its departure happened already
-                if r.status_code == 404:
-                    log.info("pod %s (%s) is not a Headroom job; skipped", d.pod, d.uid)
-                    return None
-                if r.status_code < 500 and r.status_code != 429:
-                    r.raise_for_status()
-                log.warning("departure of %s answered %s; retrying", d.pod, r.status_code)
-            time.sleep(min(0.2 * 2 ** attempt, 5))
-        raise RuntimeError(f"could not post the departure of {d.pod} ({d.uid})")
+        r = self._send("POST", "/departures", f"departure of {d.pod}",
+                       f"could not post the departure of {d.pod} ({d.uid})",
+                       json={"event_id": f"depart-{d.uid}", "job_id": d.uid})
+        if r.status_code == 200:
+            self.posted += 1
+            return r.json()
+        if r.status_code == 409 and r.json().get("code") == "job_not_running":
+            return None  # finished or withdrawn: its departure happened already
+        if r.status_code == 404:
+            log.info("pod %s (%s) is not a Headroom job; skipped", d.pod, d.uid)
+            return None
+        r.raise_for_status()  # a 2xx other than 200 is no answer Headroom gives a departure
+        raise RuntimeError(f"the departure of {d.pod} ({d.uid}) answered {r.status_code}")
 
     def handle(self, events: Iterable[Mapping[str, Any]]) -> None:
         for event in events:
