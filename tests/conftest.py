@@ -28,7 +28,10 @@ TABLES = ("events", "snapshots", "idempotency_keys", "api_keys", "clusters")
 
 
 def _admin_conn() -> psycopg.Connection:
-    return psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=3)
+    # A stopped server refuses at once; the timeout is only for a loaded machine, where a new
+    # backend can take seconds to start (3 s once failed a fixture's setup beside another
+    # run), and in CI a timeout here would fail every Postgres test.
+    return psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=30)
 
 
 def postgres_available() -> bool:
