@@ -46,6 +46,11 @@ from app.sim.moments.simulator import simulate
 
 
 def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
+    """The cell's figures over its lives. τ is checked on the pooled rate (every simulated
+    cluster's scale-outs together), which one or two very full lives decide; an operator runs
+    one cluster, so the cell also says how many lives failed at all and in how many the
+    life's own rate was above τ (`lives_failing`, `lives_over_sla`)."""
+    own = [r["scaleout_failure_rate"] for r in runs]
     den = sum(round(r["scaleout_failure_rate"] * r["scaleout_requests"]) for r in runs)
     req = sum(r["scaleout_requests"] for r in runs)
     late_den = sum(r["late"]["denied"] for r in runs)
@@ -55,6 +60,8 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
         "failure_rate": den / req if req else 0.0, "denied": den, "requests": req,
         "wilson95": list(wilson(den, req)),
         "confidence_sla_holds": confidence(runs, sla),
+        "lives": len(runs), "lives_failing": sum(rate > 0 for rate in own),
+        "lives_over_sla": sum(rate > sla for rate in own),
         "late_failure_rate": late_den / late_req if late_req else 0.0,
         "late_denied": late_den, "late_requests": late_req,
         "late_wilson95": list(wilson(late_den, late_req)),
@@ -98,20 +105,47 @@ def _moved_text(moved: int, by_reason: dict[str, int]) -> str:
 # outgrowing to a larger cluster at once (simulator.simulate's move_outgrowing);
 # "service_migrate" the service with an orchestrator that moves a deployment when its own
 # scale-out is answered "migrate" (simulate's follow_migrate). Both start as "service" does
-# (with the cautious start where a declaration gets one by default).
+# (with the cautious start where a declaration gets one by default). "service_migrate_sd" is
+# service_migrate with an experimental, earlier cluster-overflow line (one_sd_line below): not
+# the service's, only simulated.
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
                "service_no_cautious": (True, True, True, False),
                "service_move": (True, True, True, False), "service_migrate": (True, True, True, False),
+               "service_migrate_sd": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
 # off ("service" has what a declaration gets by default) and the two where someone outside
 # the service moves deployments away (service_move, service_migrate).
 DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                             if name not in ("service_cautious", "service_no_cautious", "service_move",
-                                            "service_migrate"))
+                                            "service_migrate", "service_migrate_sd"))
+FOLLOWS_MIGRATE = ("service_migrate", "service_migrate_sd")
+
+
+def one_sd_line(eng: MomentEngine) -> None:
+    """Give eng's cluster_overflow answer a line one standard deviation earlier: the largest
+    deployment is named once E + sd of the cluster's cores reaches capacity somewhere on the
+    grid (Cantelli's bound ≥ 1/2: overflow as likely as not by that bound), instead of E
+    itself. In lives whose expected cores sat at capacity for months without passing it the
+    service's line came late (docs/moments.md, "the failing 50,000-core lives examined").
+    A simulation-only experiment: the engine's own line, persisted and replayed, is unchanged."""
+    cached: list[Any] = [None, 0.0]
+
+    def line() -> float:
+        version = (eng._updates, eng.admitted)
+        if cached[0] != version:
+            cached[:] = [version, float((eng._tot_e + np.sqrt(np.maximum(eng._tot_v, 0.0))).max())]
+        return cached[1]
+
+    def candidate() -> str | None:
+        if eng.policy == "threshold" or line() < eng.capacity:
+            return None
+        return eng._ranking()[1][1] or None
+
+    eng._overflow_candidate = candidate  # type: ignore[method-assign]
 
 
 def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None = None) -> dict[str, Any]:
@@ -123,8 +157,10 @@ def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None
     eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
                          learn=learn, arrival_size_evidence=sized, ladder=ladder,
                          cautious_growth=(CAUTIOUS_GROWTH if name == "service_cautious"
-                                          else None if name in ("service", "service_move", "service_migrate")
+                                          else None if name in ("service", "service_move", *FOLLOWS_MIGRATE)
                                           else 1.0))
+    if name == "service_migrate_sd":
+        one_sd_line(eng)
     if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
@@ -137,7 +173,7 @@ def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None
         watch(eng)
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,
                    growth=growth, measure_from=measure_from, arrival_size_evidence=sized,
-                   move_outgrowing=name == "service_move", follow_migrate=name == "service_migrate")
+                   move_outgrowing=name == "service_move", follow_migrate=name in FOLLOWS_MIGRATE)
     out["adoptions"] = [] if eng.learner is None else eng.learner.adoptions
     out["ladder"] = None if eng.ladder is None else eng.ladder.to_dict()
     out["cautious_at_end"] = None if eng.learner is None else eng.learner.cautious
@@ -279,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{k:<18} fail {c['failure_rate']:.2e} [{c['wilson95'][0]:.1e}, "
               f"{c['wilson95'][1]:.1e}] ({c['denied']}/{c['requests']}), confidence "
               f"{confidence_text(c['confidence_sla_holds'])}, util {c['utilization']:.3f} ± "
-              f"{c['utilization_se']:.3f}; from year {a.measure_from:g}: "
+              f"{c['utilization_se']:.3f}; lives failing {c['lives_failing']}/{c['lives']}, "
+              f"over τ on their own {c['lives_over_sla']}; from year {a.measure_from:g}: "
               f"{c['late_failure_rate']:.2e} ({c['late_denied']}/{c['late_requests']})"
               + _moved_text(c["moved"], c["moved_by_reason"]))
     if a.json:
