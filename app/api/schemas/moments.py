@@ -46,7 +46,10 @@ class ThresholdDerivation(StrictModel):
     runs: int | None = Field(None, ge=1, le=10_000_000,
                              description="Seeded runs of the §2.1 model behind it.")
     confidence: float | None = Field(None, ge=0, le=1, description=(
-        "Confidence that the failure rate stays within the SLA, where the runs give one."))
+        "Confidence that the failure rate stays within the SLA, where the runs give one: "
+        "the rate pooled over every simulated cluster's scale-outs (a bootstrap over runs), "
+        "not one cluster's own. Some runs' own rates exceed the SLA even where the pooled "
+        "rate holds (docs/moments.md, \"One cluster's own rate\")."))
     sla: float | None = Field(None, gt=0, lt=1, description="The τ it was calibrated for.")
     failure_rate: float | None = Field(None, ge=0, le=1)
     utilization: float | None = Field(None, ge=0, le=1.5)

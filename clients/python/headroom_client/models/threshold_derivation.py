@@ -31,7 +31,9 @@ class ThresholdDerivation:
                 moves to the step of the largest factor at or below its learnt λ factor, scaling its threshold and the closed
                 loop's bounds by the ratio of the steps (docs/moments.md). The table fills it in where it has such calibrations.
             confidence (float | None | Unset): Confidence that the failure rate stays within the SLA, where the runs give
-                one.
+                one: the rate pooled over every simulated cluster's scale-outs (a bootstrap over runs), not one cluster's own.
+                Some runs' own rates exceed the SLA even where the pooled rate holds (docs/moments.md, "One cluster's own
+                rate").
             failure_rate (float | None | Unset):
             runs (int | None | Unset): Seeded runs of the §2.1 model behind it.
             scale (None | ThresholdDerivationScaleType0 | Unset): The simulated cluster.
