@@ -39,11 +39,16 @@ def generate(out_dir: Path) -> None:
         raise RuntimeError(f"openapi-python-client failed:\n{done.stdout}\n{done.stderr}")
 
 
+# What importing, linting or testing the client leaves beside it (ruff run from the repository
+# root caches in clients/python, which has a pyproject of its own): not generated, gitignored.
+LEFT_BY_TOOLS = {"__pycache__", ".ruff_cache", ".pytest_cache", ".mypy_cache"}
+
+
 def tree(root: Path) -> dict[str, bytes]:
-    """Every file under ``root`` by relative path, without the bytecode importing leaves."""
+    """Every file under ``root`` by relative path, without what tools leave there."""
     return {p.relative_to(root).as_posix(): p.read_bytes()
             for p in sorted(root.rglob("*"))
-            if p.is_file() and "__pycache__" not in p.parts}
+            if p.is_file() and not LEFT_BY_TOOLS.intersection(p.relative_to(root).parts)}
 
 
 if __name__ == "__main__":
