@@ -117,8 +117,8 @@ CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, Fals
                "service_migrate_sd": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
-# off ("service" has what a declaration gets by default) and the two where someone outside
-# the service moves deployments away (service_move, service_migrate).
+# off ("service" has what a declaration gets by default) and the three where someone outside
+# the service moves deployments away (service_move, service_migrate, service_migrate_sd).
 DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                             if name not in ("service_cautious", "service_no_cautious", "service_move",
                                             "service_migrate", "service_migrate_sd"))
