@@ -131,7 +131,14 @@ class Metrics:
             "headroom_scale_out_expected_cluster_share",
             "A moment cluster's expected cores over its capacity, the largest over the grid "
             "(the totals its decisions use); from 1 the cluster as a whole is expected to "
-            "outgrow itself and its largest deployment is told to migrate (/state's outgrowing).",
+            "outgrow itself (/state's outgrowing).",
+            ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.overflow_line = Gauge(
+            "headroom_scale_out_overflow_line_share",
+            "A moment cluster's expected cores plus policy.overflow_sd standard deviations of "
+            "them, over its capacity, the largest over the grid (the expected share where "
+            "overflow_sd is 0): from 1 its largest deployment is told to migrate "
+            "(reason cluster_overflow, /state's outgrowing).",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.violation = Gauge(
             "headroom_reservation_violation_ratio",
@@ -205,6 +212,8 @@ class Metrics:
             if (outgrowing := engine.engine.outgrowing()) is not None:
                 self.largest_share.labels(cluster_id).set(outgrowing["largest_expected_share"])
                 self.cluster_share.labels(cluster_id).set(outgrowing["expected_cluster_share"])
+                self.overflow_line.labels(cluster_id).set(
+                    outgrowing.get("overflow_line_share", outgrowing["expected_cluster_share"]))
         elif (ratio := (response.get("details") or {}).get("migrations_per_departure")
               ) is not None:  # a DRA departure
             self.migrations_per_departure.labels(cluster_id).set(ratio)

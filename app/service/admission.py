@@ -57,6 +57,9 @@ def migrate_warning(label: str, migrate: dict[str, Any]) -> str:
     if migrate["reason"] == "cluster_overflow":
         text += (f", the largest of its deployments, which together are expected to need "
                  f"{migrate['expected_cluster_share']:.0%} of it")
+        if migrate.get("overflow_line_share") is not None:
+            text += (f" ({migrate['overflow_line_share']:.0%} at {migrate['overflow_sd']:g} "
+                     f"standard deviation{'' if migrate['overflow_sd'] == 1 else 's'} above)")
     return text
 
 

@@ -357,11 +357,14 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     assert told["decision"] == "granted" and told["migrate"] == {
         "reason": "outgrowing_cluster", "share": 0.5,
         "expected_peak_cores": row["expected_peak_cores"], "expected_share": row["expected_share"],
-        "expected_cluster_share": out["expected_cluster_share"]}
+        "expected_cluster_share": out["expected_cluster_share"],
+        "overflow_sd": None, "overflow_line_share": None}  # threshold 0.9's line: E (the default)
     assert row["reason"] == "outgrowing_cluster"
     again = client.post(f"{base}/a/scale-outs", json={"event_id": "m", "cores": 1, "at": 6.6}).json()
     assert again == {**told, "replayed": True}
-    assert client.get(f"{base}/a").json()["migrate"] == told["migrate"]  # its view says so too
+    # Its view says so too (the view is the engine's dict: no keys that are null).
+    assert client.get(f"{base}/a").json()["migrate"] == {
+        k: v for k, v in told["migrate"].items() if v is not None}
     client.post(f"{base}/a/scale-ins", json={"event_id": "m-in", "cores": 1, "at": 6.7})
     state = client.get(f"/v1/clusters/{cid}/state").json()
     calm = client.get(f"/v1/clusters/{quiet}/state").json()["outgrowing"]
@@ -381,23 +384,30 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
         assert after["migrate"] == told["migrate"]
 
 
-def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_migrate(client, app):
+@pytest.mark.parametrize("sd", [0.0, 1.0])
+def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_migrate(client, app, sd):
     """Six deployments, none expected to need half the cluster, together expected to need
     more than all of it: /state lists the largest with reason cluster_overflow, its next
     scale-out is answered migrate (replayed as given, answered the same after a restart),
-    the others' are not; once it has gone the next largest is named, or nobody."""
-    cid = create(client, 400, "second_moment", threshold=0.9).json()["id"]
+    the others' are not; once it has gone the next largest is named, or nobody. With
+    policy.overflow_sd the line is E + sd standard deviations, and the answers say so."""
+    cid = create(client, 400, "second_moment", threshold=0.9, overflow_sd=sd).json()["id"]
     base = f"/v1/clusters/{cid}/deployments"
     ids = [f"d{k}" for k in range(6)]
     for key in ids:
         r = client.post(base, json={"event_id": key, "deployment_id": key, "cores": 1, "at": 0.0})
         assert r.json()["decision"] == "admitted", r.text
-    t = 0.0
+    t, early = 0.0, set()
     for k in range(6):
         for key in ids:
             t += 0.05
             r = client.post(f"{base}/{key}/scale-outs", json={"event_id": f"{key}-{k}", "cores": 4, "at": t})
-            assert r.json()["decision"] == "granted" and r.json()["migrate"] is None, r.text
+            assert r.json()["decision"] == "granted", r.text
+            if r.json()["migrate"] is not None:
+                early.add(r.json()["migrate"]["reason"])
+    # At this threshold E + sd of the admitted cluster is already past capacity (E is a
+    # quarter of it): the one-sd line answers before the recompute below, E's line does not.
+    assert early == (set() if not sd else {"cluster_overflow"})
     t += 0.1
     r = client.post(base, json={"event_id": "x", "deployment_id": "x", "cores": 1, "at": t})
     assert r.json()["decision"] == "rejected", r.text
@@ -413,10 +423,18 @@ def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_mi
     told = {key: a["migrate"] for key, a in answers.items() if a["migrate"] is not None}
     assert list(told) == [row["deployment_id"]]
     largest = row["deployment_id"]
+    line = ({"overflow_sd": None, "overflow_line_share": None} if not sd
+            else {"overflow_sd": sd, "overflow_line_share": out["overflow_line_share"]})
     assert told[largest] == {"reason": "cluster_overflow", "share": 0.5,
                              "expected_peak_cores": row["expected_peak_cores"],
                              "expected_share": row["expected_share"],
-                             "expected_cluster_share": out["expected_cluster_share"]}
+                             "expected_cluster_share": out["expected_cluster_share"], **line}
+    assert out.get("overflow_line_share", out["expected_cluster_share"]) >= out["expected_cluster_share"]
+    from tests.test_monitoring import _samples
+
+    got = _samples(client.get("/metrics").text)  # the gauge the overflow alert reads: the line
+    assert got[("headroom_scale_out_overflow_line_share", frozenset({("cluster", cid)}))] == (
+        out.get("overflow_line_share", out["expected_cluster_share"]))
     again = client.post(f"{base}/{largest}/scale-outs", json=sent[largest]).json()
     assert again == {**answers[largest], "replayed": True}
     state = client.get(f"/v1/clusters/{cid}/state").json()
@@ -432,7 +450,31 @@ def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_mi
         nxt = fresh.get(f"/v1/clusters/{cid}/state").json()["outgrowing"]
         assert all(d["deployment_id"] != largest for d in nxt["deployments"])
         assert nxt["expected_cluster_share"] < out["expected_cluster_share"]
-        assert (nxt["count"] == 1) == (nxt["expected_cluster_share"] >= 1.0)
+        assert (nxt["count"] == 1) == (nxt.get("overflow_line_share", nxt["expected_cluster_share"]) >= 1.0)
+
+
+def test_the_overflow_line_is_declared_defaulted_and_checked(client):
+    """policy.overflow_sd: stored with the cluster (the default where none is named: the
+    table's for second_moment, 0 for the kinds without variances); above 0 for a kind without
+    variances, negative, above 3 or not a number is 422 and creates nothing."""
+    from app.policies.moments.sla import default_overflow_sd
+
+    for kind in KINDS:
+        got = create(client, 2000, kind, name=f"line-{kind}").json()["policy"]["overflow_sd"]
+        assert got == default_overflow_sd(kind) == (0.0 if kind != "second_moment" else got)
+    named = create(client, 2000, "second_moment", name="line-two", overflow_sd=2).json()
+    assert named["policy"]["overflow_sd"] == 2.0
+    assert client.get(f"/v1/clusters/{named['id']}").json()["policy"]["overflow_sd"] == 2.0
+    n = len(client.get("/v1/clusters").json()["items"])
+    for kind, bad in (("first_moment", 1), ("threshold", 0.5), ("second_moment", -0.1),
+                      ("second_moment", 3.5), ("second_moment", "one"), ("second_moment", None)):
+        r = create(client, 2000, kind, name="bad", overflow_sd=bad)
+        if bad is None:  # null is "not named": the default
+            assert r.status_code == 201, r.text
+            client.delete(f"/v1/clusters/{r.json()['id']}")
+            continue
+        assert_problem(r, 422)
+    assert len(client.get("/v1/clusters").json()["items"]) == n
 
 
 @pytest.mark.parametrize("ladder", [

@@ -103,3 +103,11 @@ def test_the_migrate_warning_says_why_the_deployment_is_told_to_move() -> None:
     assert migrate_warning("web/cart", crowd) == (
         "headroom: migrate web/cart: expected to need 18% of this cluster (181 cores), the "
         "largest of its deployments, which together are expected to need 104% of it")
+    # A cluster whose line is E + sd (policy.overflow_sd): the warning says where it stood.
+    early = {**crowd, "expected_cluster_share": 0.93, "overflow_sd": 1.0, "overflow_line_share": 1.02}
+    assert migrate_warning("web/cart", early) == (
+        "headroom: migrate web/cart: expected to need 18% of this cluster (181 cores), the "
+        "largest of its deployments, which together are expected to need 93% of it (102% at "
+        "1 standard deviation above)")
+    two = {**early, "overflow_sd": 2.0}
+    assert migrate_warning("web/cart", two).endswith("(102% at 2 standard deviations above)")

@@ -10,7 +10,11 @@ from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.errors import MomentsError
 from app.policies.moments.family import MomentFamily
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
-from app.policies.moments.sla import declared_threshold, default_cautious_growth
+from app.policies.moments.sla import (
+    declared_threshold,
+    default_cautious_growth,
+    default_overflow_sd,
+)
 
 Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
@@ -153,6 +157,18 @@ class MomentPolicy(StrictModel):
                            "by, as in the §2.1 simulator; the paper's engine does not. Its "
                            "thresholds are calibrated apart (docs/moments.md has where). No "
                            "effect on the zeroth-moment rule.")
+    overflow_sd: float | None = Field(
+        None, ge=0.0, le=3.0, allow_inf_nan=False,
+        description="Where the scale-outs' `migrate` answer (reason cluster_overflow) starts: "
+                    "once the cluster's expected cores plus this many standard deviations of "
+                    "them reach its capacity at some point of the horizons, the deployment "
+                    "with the largest expected peak is told to migrate. 0 waits for the "
+                    "expected cores themselves; 1 is where Cantelli's bound, the one the "
+                    "second moment rule uses, says overflow is as likely as not. Above 0 "
+                    "needs second_moment (the only kind with variances). Default: "
+                    f"{default_overflow_sd('second_moment'):g} for second_moment, 0 otherwise; "
+                    "stored with the cluster (docs/moments.md has what each line did in "
+                    "simulation).")
     population_prior: GammaPriors | None = Field(
         None, description="The population prior deployments without their own start from, "
                           "instead of the paper's Table 1 (the learner, if on, starts from it "
@@ -185,6 +201,11 @@ class MomentClusterCreate(StrictModel):
             p.cautious_growth = default_cautious_growth(
                 p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
                 p.population_prior is not None, p.arrival_size_evidence)
+        if p.overflow_sd is None:
+            p.overflow_sd = default_overflow_sd(p.kind)
+        elif p.overflow_sd > 0 and p.kind != "second_moment":
+            raise ValueError("policy.overflow_sd above 0 needs kind second_moment: the other "
+                             "kinds keep no variances, so their line is the expected cores")
         if p.cautious_growth > 1.0 and not (p.learn_prior and p.kind != "threshold"):
             raise ValueError("policy.cautious_growth above 1 needs a cluster that learns its "
                              "prior (learn_prior true, a first_moment or second_moment kind): "
@@ -266,8 +287,10 @@ class AdmissionOut(BaseModel):
 class MigrateAnswer(BaseModel):
     reason: Literal["outgrowing_cluster", "cluster_overflow"] = Field(description=(
         "outgrowing_cluster: this deployment alone is expected to need `share` of the cluster "
-        "or more. cluster_overflow: none is, but the cluster's expected cores reach its "
-        "capacity (`expected_cluster_share` ≥ 1), and this is the deployment with the largest "
+        "or more. cluster_overflow: none is, but the cluster's expected cores (plus "
+        "policy.overflow_sd standard deviations of them) reach its capacity "
+        "(`expected_cluster_share` ≥ 1, or `overflow_line_share` ≥ 1 where that is given), "
+        "and this is the deployment with the largest "
         "expected peak: moving it frees the most (one at a time; the next is told if the "
         "cluster is still expected to overflow without it)."))
     share: float = Field(description="The share of the capacity at which a deployment is told to migrate on its own.")
@@ -276,6 +299,12 @@ class MigrateAnswer(BaseModel):
     expected_cluster_share: float | None = Field(None, description=(
         "The cluster's expected cores over its capacity, the largest over the horizons (null in "
         "answers logged before it was given)."))
+    overflow_sd: float | None = Field(None, description=(
+        "The cluster's policy.overflow_sd, where it is above 0 (null otherwise)."))
+    overflow_line_share: float | None = Field(None, description=(
+        "The cluster's expected cores plus overflow_sd standard deviations, over its capacity, "
+        "the largest over the horizons: cluster_overflow is answered from 1 (null where "
+        "overflow_sd is 0, whose line is expected_cluster_share)."))
 
 
 class ScaleOutOut(BaseModel):
@@ -284,8 +313,9 @@ class ScaleOutOut(BaseModel):
     sla_failure_rate: float
     migrate: MigrateAnswer | None = Field(None, description=(
         "Set when this deployment's own moments (as of the last admission) expect it to need "
-        "`share` of the cluster or more, or when the cluster's expected cores reach its "
-        "capacity and this deployment has the largest expected peak: move it to a larger "
+        "`share` of the cluster or more, or when the cluster's expected cores (plus "
+        "policy.overflow_sd standard deviations) reach its capacity and this deployment has "
+        "the largest expected peak: move it to a larger "
         "cluster. No admission decision protects the SLA from deployments already admitted; "
         "this cluster will refuse their scale-outs once they have grown into the rest. The "
         "same deployments /state's outgrowing lists; null otherwise and for the zeroth moment."))

@@ -104,6 +104,7 @@ class MomentEngine:
         learn: bool = False,
         arrival_size_evidence: bool = False,
         ladder: GrowthLadder | None = None,
+        overflow_sd: float = 0.0,
     ) -> None:
         if policy not in policies.POLICIES:
             raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
@@ -131,6 +132,10 @@ class MomentEngine:
         # engine does not (it knows nothing of an arrival "except for the initial number of
         # cores", and reads nothing into that).
         self.arrival_size_evidence = arrival_size_evidence
+        # The cluster_overflow line: the cluster's cores are expected to outgrow it where
+        # E + overflow_sd * sd of them reaches capacity on the grid (0: E itself, as before
+        # the option; the first moment has no variances, so E there whatever this says).
+        self.overflow_sd = float(overflow_sd)
         # Empirical-Bayes population prior (learning.py); None keeps the declared one (the paper).
         # The zeroth-moment rule has no model to correct.
         self.learner = PopulationLearner(self.population) if learn and policy != "threshold" else None
@@ -162,6 +167,7 @@ class MomentEngine:
         self._over: tuple[float, dict[str, float]] = (0.0, {})
         self._ranked: tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]] | None = None
         self._cluster_max: tuple[tuple[int, int] | None, float] = (None, 0.0)
+        self._line_max: tuple[tuple[int, int] | None, float] = (None, 0.0)
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -516,7 +522,8 @@ class MomentEngine:
             return None
         return {"reason": reason, "share": OUTGROWING_SHARE,
                 "expected_peak_cores": peak, "expected_share": peak / self.capacity,
-                "expected_cluster_share": self._cluster_peak() / self.capacity}
+                "expected_cluster_share": self._cluster_peak() / self.capacity,
+                **self._line_share()}
 
     def _cluster_peak(self) -> float:
         """The cluster's expected cores, the largest over the grid (the totals as of the last
@@ -529,12 +536,30 @@ class MomentEngine:
 
     def _overflow_candidate(self) -> str | None:
         """The deployment told to migrate because the cluster is expected to outgrow itself:
-        the one with the largest expected peak, while the cluster's expected cores reach
-        capacity (None otherwise). Read on every scale-out, so the cheap test comes first
+        the one with the largest expected peak, while the cluster's cores at the overflow
+        line (_overflow_line) reach capacity (None otherwise). Read on every scale-out, so the cheap test comes first
         and the ranking is outgrowing()'s, refreshed only when the cache changed."""
-        if self.policy == "threshold" or self._cluster_peak() < self.capacity:
+        if self.policy == "threshold" or self._overflow_line() < self.capacity:
             return None
         return self._ranking()[1][1] or None
+
+    def _overflow_line(self) -> float:
+        """The cluster's cores at the cluster_overflow line, the largest over the grid: E +
+        overflow_sd * sd (Cantelli: at 1 sd, overflow is as likely as not by the bound the
+        second moment rule uses), E itself where overflow_sd is 0. Cached as _cluster_peak."""
+        if not self.overflow_sd:
+            return self._cluster_peak()
+        version = (self._updates, self.admitted)
+        if self._line_max[0] != version:
+            line = self._tot_e + self.overflow_sd * np.sqrt(np.maximum(self._tot_v, 0.0))
+            self._line_max = (version, float(line.max()))
+        return self._line_max[1]
+
+    def _line_share(self) -> dict[str, float]:
+        """The line over capacity, for answers, where it is not E's (old answers unchanged)."""
+        if not self.overflow_sd:
+            return {}
+        return {"overflow_sd": self.overflow_sd, "overflow_line_share": self._overflow_line() / self.capacity}
 
     def _peak(self, d: Deployment) -> float | None:
         """The largest of d's expected cores over the grid in its cached moments (None
@@ -672,8 +697,9 @@ class MomentEngine:
         the SLA from such a deployment: it was admitted already, and the cluster refuses its
         scale-outs once it has grown into the rest (in simulation, 928 of 935 failures of one
         life were its own). An operator can move it or cap it; the service says which, and
-        how large it is expected to grow. Where none is that large but the cluster's expected
-        cores reach capacity (`expected_cluster_share` ≥ 1), the deployment with the largest
+        how large it is expected to grow. Where none is that large but the cluster's cores at
+        the overflow line reach capacity (`expected_cluster_share` ≥ 1 where overflow_sd is 0,
+        else `overflow_line_share` ≥ 1: E + overflow_sd * sd), the deployment with the largest
         expected peak is listed instead (reason "cluster_overflow"): the same problem spread
         over several deployments, and moving the largest frees the most. Each row's
         `reason` says which; the rows are what _migrate answers. None for the zeroth-moment
@@ -693,6 +719,7 @@ class MomentEngine:
             "share": OUTGROWING_SHARE,
             "largest_expected_share": largest / self.capacity,
             "expected_cluster_share": self._cluster_peak() / self.capacity,
+            **self._line_share(),
             "count": len(rows),
             "deployments": [{"deployment_id": key, "cores": self.deployments[key].cores,
                              "expected_peak_cores": peak, "expected_share": peak / self.capacity,
@@ -805,6 +832,7 @@ class MomentEngine:
                 "nu": self.nu,
                 "refresh_per_admit": self.refresh_per_admit,
                 "arrival_size_evidence": self.arrival_size_evidence,
+                "overflow_sd": self.overflow_sd,
             },
             "loop": None if self.loop is None else self.loop.to_dict(),
             "ladder": None if self.ladder is None else self.ladder.to_dict(),
@@ -840,6 +868,8 @@ class MomentEngine:
             None if state.get("loop") is None else SlaLoop.from_dict(state["loop"]),
             # States from before the option: arrivals were never evidence.
             arrival_size_evidence=c.get("arrival_size_evidence", False),
+            # States from before the option: the line was E's.
+            overflow_sd=c.get("overflow_sd", 0.0),
         )
         if state.get("learner") is not None:
             eng.learner = PopulationLearner.from_dict(state["learner"])

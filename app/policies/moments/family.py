@@ -38,6 +38,8 @@ class MomentFamily(FamilyEngine[MomentEngine]):
                               learn=policy.get("learn_prior", False),
                               # Declarations from before the option: arrivals never counted.
                               arrival_size_evidence=policy.get("arrival_size_evidence", False),
+                              # Declarations from before the option: the line was E's.
+                              overflow_sd=policy.get("overflow_sd", 0.0),
                               population=None if policy.get("population_prior") is None
                               else Prior.from_dict(policy["population_prior"]))
         engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)

@@ -329,6 +329,18 @@ def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, thresho
     return CAUTIOUS_GROWTH
 
 
+# The cluster_overflow line (engine._overflow_line) a new declaration gets unless it says
+# otherwise (policy.overflow_sd): the scale-outs' "migrate" answer names the deployment with
+# the largest expected peak once E + overflow_sd * sd of the cluster's cores reaches capacity.
+# Only the second moment has variances; the other kinds get 0 (E).
+OVERFLOW_SD_DEFAULT = 0.0
+
+
+def default_overflow_sd(kind: str) -> float:
+    """The overflow_sd a declaration that names none gets."""
+    return OVERFLOW_SD_DEFAULT if kind == "second_moment" else 0.0
+
+
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
 # a bad burst from ratcheting to "admit nothing" for good).
 TIGHTEST = 1 / 100

@@ -105,47 +105,27 @@ def _moved_text(moved: int, by_reason: dict[str, int]) -> str:
 # outgrowing to a larger cluster at once (simulator.simulate's move_outgrowing);
 # "service_migrate" the service with an orchestrator that moves a deployment when its own
 # scale-out is answered "migrate" (simulate's follow_migrate). Both start as "service" does
-# (with the cautious start where a declaration gets one by default). "service_migrate_sd" is
-# service_migrate with an experimental, earlier cluster-overflow line (one_sd_line below): not
-# the service's, only simulated.
+# (with the cautious start where a declaration gets one by default). "service_migrate_e" and
+# "service_migrate_sd" are service_migrate with the cluster_overflow line named rather than the
+# declaration's default (policy.overflow_sd, engine._overflow_line): at E itself (0) and one
+# standard deviation above it (1), to compare the two on the same seeds.
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
                "service_no_cautious": (True, True, True, False),
                "service_move": (True, True, True, False), "service_migrate": (True, True, True, False),
+               "service_migrate_e": (True, True, True, False),
                "service_migrate_sd": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
+FOLLOWS_MIGRATE = ("service_migrate", "service_migrate_e", "service_migrate_sd")
+OVERFLOW_SD = {"service_migrate_e": 0.0, "service_migrate_sd": 1.0}  # others: the default
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
-# off ("service" has what a declaration gets by default) and the three where someone outside
-# the service moves deployments away (service_move, service_migrate, service_migrate_sd).
+# off ("service" has what a declaration gets by default) and those where someone outside the
+# service moves deployments away (service_move and FOLLOWS_MIGRATE).
 DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                             if name not in ("service_cautious", "service_no_cautious", "service_move",
-                                            "service_migrate", "service_migrate_sd"))
-FOLLOWS_MIGRATE = ("service_migrate", "service_migrate_sd")
-
-
-def one_sd_line(eng: MomentEngine) -> None:
-    """Give eng's cluster_overflow answer a line one standard deviation earlier: the largest
-    deployment is named once E + sd of the cluster's cores reaches capacity somewhere on the
-    grid (Cantelli's bound ≥ 1/2: overflow as likely as not by that bound), instead of E
-    itself. In lives whose expected cores sat at capacity for months without passing it the
-    service's line came late (docs/moments.md, "the failing 50,000-core lives examined").
-    A simulation-only experiment: the engine's own line, persisted and replayed, is unchanged."""
-    cached: list[Any] = [None, 0.0]
-
-    def line() -> float:
-        version = (eng._updates, eng.admitted)
-        if cached[0] != version:
-            cached[:] = [version, float((eng._tot_e + np.sqrt(np.maximum(eng._tot_v, 0.0))).max())]
-        return cached[1]
-
-    def candidate() -> str | None:
-        if eng.policy == "threshold" or line() < eng.capacity:
-            return None
-        return eng._ranking()[1][1] or None
-
-    eng._overflow_candidate = candidate  # type: ignore[method-assign]
+                                            *FOLLOWS_MIGRATE))
 
 
 def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None = None) -> dict[str, Any]:
@@ -158,9 +138,8 @@ def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None
                          learn=learn, arrival_size_evidence=sized, ladder=ladder,
                          cautious_growth=(CAUTIOUS_GROWTH if name == "service_cautious"
                                           else None if name in ("service", "service_move", *FOLLOWS_MIGRATE)
-                                          else 1.0))
-    if name == "service_migrate_sd":
-        one_sd_line(eng)
+                                          else 1.0),
+                         overflow_sd=OVERFLOW_SD.get(name))
     if told:
         lam = eng.population.lam
         eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)

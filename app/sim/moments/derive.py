@@ -22,6 +22,7 @@ from app.policies.moments.sla import (
     TIGHTEST,
     declared_threshold,
     default_cautious_growth,
+    default_overflow_sd,
     ladder_for,
     loop_for,
 )
@@ -41,9 +42,11 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
                    steps: int = DEFAULT_STEPS, learn: bool = True,
                    arrival_size_evidence: bool = False,
                    population_prior: dict[str, Any] | None = None,
-                   ladder: bool = True, cautious_growth: float | None = None) -> MomentEngine:
+                   ladder: bool = True, cautious_growth: float | None = None,
+                   overflow_sd: float | None = None) -> MomentEngine:
     """cautious_growth None: what a declaration naming none gets (sla.default_cautious_growth,
-    off where the empty-cluster probe would refuse it, as the service does)."""
+    off where the empty-cluster probe would refuse it, as the service does); overflow_sd None
+    likewise (sla.default_overflow_sd)."""
     defaulted = cautious_growth is None
     if defaulted:
         cautious_growth = default_cautious_growth(policy, capacity, learn, threshold is not None,
@@ -52,7 +55,8 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
                                   arrival_size_evidence, population_prior)
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
                           population=None if population_prior is None else Prior.from_dict(population_prior),
-                          learn=learn, arrival_size_evidence=arrival_size_evidence)
+                          learn=learn, arrival_size_evidence=arrival_size_evidence,
+                          overflow_sd=default_overflow_sd(policy) if overflow_sd is None else overflow_sd)
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     if ladder:
         engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)

@@ -4,7 +4,8 @@ closed_loop reports a life's failures as one number. To see what caused them, th
 same life again (same policy, capacity, controller, growth and seed: the same decisions,
 bit for bit) and writes one JSON line per scale-out that was denied or answered "migrate":
 who asked and how large it is, how full the cluster was, its expected cores against
-capacity (the cluster_overflow answer's line), its overflow bound (the quantity admission
+capacity (the cluster_overflow answer's line where overflow_sd is 0; overflow_line_share is
+the line where it is not), its overflow bound (the quantity admission
 compares with the threshold), the threshold then, and the deployments with
 the largest expected peaks (the ones a move would free most from). Then the life's summary.
 
@@ -58,6 +59,8 @@ def replay(policy: str, capacity: int, controller: str, seed: int, growth: float
                     "expected_peak_cores": eng.expected_peak(deployment_id),
                     "active_cores": answer["active_cores"], "capacity": eng.capacity,
                     "expected_cluster_share": None if overflow is None else overflow["expected_cluster_share"],
+                    # Where the line is E + overflow_sd * sd (service_migrate_sd), that line.
+                    "overflow_line_share": None if overflow is None else overflow.get("overflow_line_share"),
                     # The bound the admission rule compares with the threshold, for the
                     # cluster as it is (Cantelli's for the second moment; 1 where E ≥ c).
                     "overflow_bound": None if bounds is None else max(bounds.values()),

@@ -20,32 +20,16 @@ def test_a_cell_says_how_many_lives_failed_and_how_many_were_over_tau_on_their_o
     assert pooled([life(1, 10, 100_000)], 1e-4)["lives_over_sla"] == 0
 
 
-def test_the_one_sd_line_names_the_largest_deployment_before_expected_cores_reach_capacity() -> None:
-    from app.policies.moments.engine import MomentEngine
-    from app.sim.moments.closed_loop import one_sd_line
+def test_the_migrate_controllers_name_their_line_and_the_others_get_the_declarations() -> None:
+    """service_migrate_e and service_migrate_sd run the engine at overflow_sd 0 and 1 (the same
+    life otherwise); every other controller gets what a declaration naming none gets."""
+    from app.policies.moments.sla import default_overflow_sd
+    from app.sim.moments.closed_loop import cell_life
 
-    engines = [MomentEngine(1000, policy="second_moment", threshold=0.5) for _ in range(2)]
-    for eng in engines:
-        for i, cores in enumerate((40, 90, 10)):
-            assert eng.admit(f"d{i}", cores, at=float(i))["decision"] == "admitted"
-    plain, sd = engines
-    one_sd_line(sd)
-    largest = plain.largest(1)[0]["deployment_id"]
-    assert largest == "d1"
-
-    def totals(eng: MomentEngine, e: float, v: float) -> None:
-        # The cluster as the line sees it; a new version, as a recompute would leave it.
-        eng._tot_e[:] = 0.0
-        eng._tot_v[:] = 0.0
-        eng._tot_e[2, 7], eng._tot_v[2, 7] = e, v
-        eng._updates += 1
-
-    for eng in engines:  # E 900, sd 50: neither line is reached
-        totals(eng, 900.0, 2500.0)
-        assert eng._overflow_candidate() is None
-    for eng in engines:  # E 900, sd 100: E + sd is at capacity, E is not
-        totals(eng, 900.0, 10_000.0)
-    assert plain._overflow_candidate() is None and sd._overflow_candidate() == largest
-    for eng in engines:  # E at capacity: both lines name it
-        totals(eng, 1000.0, 0.0)
-        assert eng._overflow_candidate() == largest
+    seen: dict[str, float] = {}
+    for name in ("service_migrate_e", "service_migrate_sd", "service_migrate", "service"):
+        job = ("second_moment", 500, 1e-4, None, name, 7, 0.02, 0.025, 1.0, 60, 0.0, False)
+        cell_life(job, watch=lambda eng, name=name: seen.__setitem__(name, eng.overflow_sd))
+    assert seen == {"service_migrate_e": 0.0, "service_migrate_sd": 1.0,
+                    "service_migrate": default_overflow_sd("second_moment"),
+                    "service": default_overflow_sd("second_moment")}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -231,14 +232,58 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
 
 def _outgrowing_from_scratch(e: MomentEngine) -> tuple[float, list[tuple[float, str]]]:
     """(largest peak, the rows outgrowing lists): those at half the cluster or more, largest
-    first; else, where the cluster's expected cores (the totals' largest over the grid) reach
-    capacity, the one with the largest peak (the larger id on a tie)."""
+    first; else, where the cluster's expected cores plus overflow_sd standard deviations (the
+    totals' largest over the grid) reach capacity, the one with the largest peak (the larger
+    id on a tie)."""
     peaks = {key: float(m[0].max()) for key, m in e._cache.items()}
     limit = 0.5 * e.capacity
     over = sorted(((p, k) for k, p in peaks.items() if p >= limit), reverse=True)
-    if not over and peaks and float(e._tot_e.max()) >= e.capacity:
+    line = float((e._tot_e + e.overflow_sd * np.sqrt(np.maximum(e._tot_v, 0.0))).max())
+    if not over and peaks and line >= e.capacity:
         over = [max((p, k) for k, p in peaks.items())]
     return max(peaks.values(), default=0.0), over
+
+
+def test_the_one_sd_line_names_the_largest_deployment_before_expected_cores_reach_capacity() -> None:
+    """overflow_sd = 1: cluster_overflow is answered once E + sd of the cluster's cores reaches
+    capacity somewhere on the grid; at 0 (the default before the option) only once E does.
+    Both name the same deployment, the largest; the answer says where the line stood."""
+    engines = [MomentEngine(1000, policy="second_moment", threshold=0.5, overflow_sd=sd) for sd in (0.0, 1.0)]
+    for e in engines:
+        for i, cores in enumerate((40, 90, 10)):
+            assert e.admit(f"d{i}", cores, at=float(i))["decision"] == "admitted"
+    plain, sd = engines
+    largest = plain.largest(1)[0]["deployment_id"]
+    assert largest == "d1" == sd.largest(1)[0]["deployment_id"]
+
+    def totals(e: MomentEngine, mean: float, var: float) -> None:
+        # The cluster as the line sees it; a new version, as a recompute would leave it.
+        e._tot_e[:] = 0.0
+        e._tot_v[:] = 0.0
+        e._tot_e[2, 7], e._tot_v[2, 7] = mean, var
+        e._updates += 1
+
+    for e in engines:  # E 900, sd 50: neither line is reached
+        totals(e, 900.0, 2500.0)
+        assert e._overflow_candidate() is None
+        assert e.scale_out("d1", 1, 3.0)["migrate"] is None
+    for e in engines:  # E 900, sd 100: E + sd is at capacity, E is not
+        totals(e, 900.0, 10_000.0)
+    assert plain._overflow_candidate() is None and sd._overflow_candidate() == largest
+    assert plain.scale_out("d1", 1, 5.0)["migrate"] is None
+    assert sd.scale_out("d1", 1, 5.0)["migrate"] == {
+        "reason": "cluster_overflow", "share": 0.5, "expected_peak_cores": sd.expected_peak("d1"),
+        "expected_share": sd.expected_peak("d1") / 1000, "expected_cluster_share": 0.9,
+        "overflow_sd": 1.0, "overflow_line_share": 1.0}
+    for e in engines:  # E at capacity: both lines name it
+        totals(e, 1000.0, 0.0)
+        assert e._overflow_candidate() == largest
+    # The line is part of the state: a restored engine answers with the same line.
+    restored = MomentEngine.from_state(json.loads(json.dumps(sd.to_state())))
+    assert restored.overflow_sd == 1.0
+    old = json.loads(json.dumps(plain.to_state()))
+    del old["config"]["overflow_sd"]  # a state saved before the option: E's line
+    assert MomentEngine.from_state(old).overflow_sd == 0.0
 
 
 def test_a_cluster_expected_to_outgrow_itself_moves_its_largest_deployment_one_at_a_time() -> None:
@@ -290,12 +335,14 @@ def test_a_cluster_expected_to_outgrow_itself_moves_its_largest_deployment_one_a
 
 
 @settings(max_examples=150, deadline=None)
-@given(events, st.lists(st.booleans(), min_size=25, max_size=25), st.sampled_from([6, 30, 80]))
-def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks, capacity) -> None:  # type: ignore[no-untyped-def]
+@given(events, st.lists(st.booleans(), min_size=25, max_size=25), st.sampled_from([6, 30, 80]),
+       st.sampled_from([0.0, 1.0, 2.5]))
+def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks, capacity, sd) -> None:  # type: ignore[no-untyped-def]
     """engine.outgrowing updates only the peaks of deployments stored or removed since it was
     last asked; whenever it is asked (and after a restore, and when the cluster's capacity
-    changes under it) its answer is the one a pass over every cached deployment gives."""
-    e = MomentEngine(capacity, "second_moment", threshold=0.9, grid=SMALL)
+    changes under it) its answer is the one a pass over every cached deployment gives, at
+    whichever cluster_overflow line (overflow_sd) the cluster has."""
+    e = MomentEngine(capacity, "second_moment", threshold=0.9, grid=SMALL, overflow_sd=sd)
     t = 0.0
 
     def check(engine: MomentEngine) -> None:
@@ -305,6 +352,12 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
         assert got["count"] == len(over)
         assert [(r["expected_peak_cores"], r["deployment_id"]) for r in got["deployments"]] == over[:5]
         assert got["expected_cluster_share"] == float(engine._tot_e.max()) / engine.capacity
+        assert engine.overflow_sd == sd
+        if sd:
+            line = engine._tot_e + sd * np.sqrt(np.maximum(engine._tot_v, 0.0))
+            assert got["overflow_line_share"] == float(line.max()) / engine.capacity
+        else:
+            assert "overflow_line_share" not in got
         # largest(): every cached deployment by peak, largest first, the larger id on a tie.
         every = sorted(((float(m[0].max()), key) for key, m in engine._cache.items()), reverse=True)
         assert [(r["expected_peak_cores"], r["deployment_id"]) for r in engine.largest(4)] == every[:4]

@@ -48,6 +48,12 @@ class MomentPolicy:
             less demand): a leading signal where the failure-rate loop lags. false keeps Table 1's prior (the paper). See
             docs/moments.md. Default: True.
         marginal (bool | Unset): The marginal heuristic of §6.1. Default: True.
+        overflow_sd (float | None | Unset): Where the scale-outs' `migrate` answer (reason cluster_overflow) starts:
+            once the cluster's expected cores plus this many standard deviations of them reach its capacity at some point of
+            the horizons, the deployment with the largest expected peak is told to migrate. 0 waits for the expected cores
+            themselves; 1 is where Cantelli's bound, the one the second moment rule uses, says overflow is as likely as not.
+            Above 0 needs second_moment (the only kind with variances). Default: 0 for second_moment, 0 otherwise; stored
+            with the cluster (docs/moments.md has what each line did in simulation).
         population_prior (GammaPriors | None | Unset): The population prior deployments without their own start from,
             instead of the paper's Table 1 (the learner, if on, starts from it too). The table of calibrated thresholds is
             Table 1's, so a declaration with another prior must give its threshold: `headroom calibrate moment --population-
@@ -64,6 +70,7 @@ class MomentPolicy:
     derivation: None | ThresholdDerivation | Unset = UNSET
     learn_prior: bool | Unset = True
     marginal: bool | Unset = True
+    overflow_sd: float | None | Unset = UNSET
     population_prior: GammaPriors | None | Unset = UNSET
     threshold: float | None | Unset = UNSET
 
@@ -94,6 +101,12 @@ class MomentPolicy:
         learn_prior = self.learn_prior
 
         marginal = self.marginal
+
+        overflow_sd: float | None | Unset
+        if isinstance(self.overflow_sd, Unset):
+            overflow_sd = UNSET
+        else:
+            overflow_sd = self.overflow_sd
 
         population_prior: dict[str, Any] | None | Unset
         if isinstance(self.population_prior, Unset):
@@ -128,6 +141,8 @@ class MomentPolicy:
             field_dict["learn_prior"] = learn_prior
         if marginal is not UNSET:
             field_dict["marginal"] = marginal
+        if overflow_sd is not UNSET:
+            field_dict["overflow_sd"] = overflow_sd
         if population_prior is not UNSET:
             field_dict["population_prior"] = population_prior
         if threshold is not UNSET:
@@ -177,6 +192,15 @@ class MomentPolicy:
 
         marginal = d.pop("marginal", UNSET)
 
+        def _parse_overflow_sd(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        overflow_sd = _parse_overflow_sd(d.pop("overflow_sd", UNSET))
+
         def _parse_population_prior(data: object) -> GammaPriors | None | Unset:
             if data is None:
                 return data
@@ -211,6 +235,7 @@ class MomentPolicy:
             derivation=derivation,
             learn_prior=learn_prior,
             marginal=marginal,
+            overflow_sd=overflow_sd,
             population_prior=population_prior,
             threshold=threshold,
         )
