@@ -33,7 +33,7 @@ RMS = {"name": "batch", "dimensions": ["cpu"],
                      {"name": "large", "demand": {"cpu": 6}}],
        "policy": {"kind": "rms", "clock": "client", "replace_dummies": True}}
 MOMENT = {"name": "paas", "capacity_cores": 2000, "sla": 0.001,
-          "policy": {"kind": "second_moment"}}
+          "policy": {"kind": "second_moment", "overflow_sd": 1}}
 STREAM = {"name": "web-tier", "resources": [{"name": "cpu", "cost": 1, "epsilon": 0.1}]}
 
 
@@ -279,8 +279,11 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     assert moment["outgrowing"]["count"] == 0
     assert page.text("kpi-outgrowing") == f"{100 * moment['outgrowing']['largest_expected_share']:.1f}%"
     assert "ok" in page.el("kpi-outgrowing").get_attribute("class").split()
-    assert moment["outgrowing"]["expected_cluster_share"] < 1.0
-    assert page.text("kpi-cluster-share") == f"{100 * moment['outgrowing']['expected_cluster_share']:.1f}%"
+    # The cluster's expected share, and its overflow line's (overflow_sd 1): calm below 1.
+    out = moment["outgrowing"]
+    assert out["expected_cluster_share"] <= out["overflow_line_share"] < 1.0
+    assert page.text("kpi-cluster-share") == (
+        f"{100 * out['expected_cluster_share']:.1f}%; {100 * out['overflow_line_share']:.1f}% at 1 sd above")
     assert "ok" in page.el("kpi-cluster-share").get_attribute("class").split()
     assert page.text("kpi-deployments") == \
         f"{moment['deployments']} ({moment['admitted']} / {moment['rejected']})"

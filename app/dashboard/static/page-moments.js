@@ -26,11 +26,15 @@ function outgrowingKpi(o) {
   const who = o.deployments.length ? ` (${o.deployments[0].deployment_id}` +
     `${o.count > 1 ? ` and ${o.count - 1} more` : ""})` : "";
   // The whole cluster's expected cores over capacity: from 1 its deployments are expected
-  // to outgrow it together, and the one with the largest expected peak is told to migrate.
+  // to outgrow it together. Its overflow line (plus policy.overflow_sd standard deviations,
+  // given where that is above 0) is where the largest is told to migrate: from 1 there.
+  const line = o.overflow_line_share ?? o.expected_cluster_share;
+  const shown = o.overflow_line_share == null ? "" :
+    `; ${pct(o.overflow_line_share)} at ${fmt(o.overflow_sd, 2)} sd above`;
   return [kpi("largest deployment's expected share", `${pct(o.largest_expected_share)}${who}`,
     "kpi-outgrowing", o.count ? "bad" : "ok"),
-    kpi("cluster's expected share", pct(o.expected_cluster_share), "kpi-cluster-share",
-      o.expected_cluster_share >= 1 ? "bad" : "ok")];
+    kpi("cluster's expected share", `${pct(o.expected_cluster_share)}${shown}`, "kpi-cluster-share",
+      line >= 1 ? "bad" : "ok")];
 }
 
 // Fields about the threshold beyond `threshold` itself (e.g. a derived one and where it
