@@ -454,14 +454,24 @@ def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_mi
 
 
 def test_the_overflow_line_is_declared_defaulted_and_checked(client):
-    """policy.overflow_sd: stored with the cluster (the default where none is named: the
-    table's for second_moment, 0 for the kinds without variances); above 0 for a kind without
-    variances, negative, above 3 or not a number is 422 and creates nothing."""
-    from app.policies.moments.sla import default_overflow_sd
+    """policy.overflow_sd: stored with the cluster (the default where none is named:
+    OVERFLOW_SD_BY_DEFAULT's line for a second_moment cluster at or above its capacity with
+    the table's threshold, else 0, and always 0 for the kinds without variances); above 0 for
+    a kind without variances, negative, above 3 or not a number is 422 and creates nothing."""
+    from app.policies.moments.sla import OVERFLOW_SD_BY_DEFAULT, default_overflow_sd
 
-    for kind in KINDS:
-        got = create(client, 2000, kind, name=f"line-{kind}").json()["policy"]["overflow_sd"]
-        assert got == default_overflow_sd(kind) == (0.0 if kind != "second_moment" else got)
+    for capacity in (500, 2000, 10_000, 50_000):
+        for kind in KINDS:
+            got = create(client, capacity, kind, name=f"line-{kind}-{capacity}").json()["policy"]
+            assert got["overflow_sd"] == default_overflow_sd(kind, capacity, True, False, False, False)
+            if kind != "second_moment":
+                assert got["overflow_sd"] == 0.0
+    smallest, line = OVERFLOW_SD_BY_DEFAULT["second_moment"]
+    assert create(client, smallest, "second_moment", name="at").json()["policy"]["overflow_sd"] == line
+    assert create(client, smallest - 1, "second_moment", name="below").json()["policy"]["overflow_sd"] == 0.0
+    # A threshold of the declarer's own: the line was measured at the table's only.
+    own = create(client, smallest, "second_moment", name="own", threshold=0.05).json()
+    assert own["policy"]["overflow_sd"] == 0.0
     named = create(client, 2000, "second_moment", name="line-two", overflow_sd=2).json()
     assert named["policy"]["overflow_sd"] == 2.0
     assert client.get(f"/v1/clusters/{named['id']}").json()["policy"]["overflow_sd"] == 2.0

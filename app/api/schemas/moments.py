@@ -11,6 +11,7 @@ from app.policies.moments.errors import MomentsError
 from app.policies.moments.family import MomentFamily
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import (
+    OVERFLOW_SD_BY_DEFAULT,
     declared_threshold,
     default_cautious_growth,
     default_overflow_sd,
@@ -106,6 +107,16 @@ class GammaPriors(StrictModel):
         return {("lambda" if k == "lam" else k): v for k, v in out.items()}
 
 
+def _overflow_default_text() -> str:
+    """policy.overflow_sd's default, as OVERFLOW_SD_BY_DEFAULT has it."""
+    span = OVERFLOW_SD_BY_DEFAULT.get("second_moment")
+    if span is None:
+        return "0"
+    return (f"{span[1]:g} for a second_moment cluster of {span[0]:,} cores or more that learns "
+            "its prior, with the table's threshold and Table 1's priors (where it was "
+            "measured); 0 otherwise")
+
+
 class MomentPolicy(StrictModel):
     kind: Literal["threshold", "first_moment", "second_moment"] = Field(
         description="The rule: threshold (the zeroth moment, active cores), first_moment, "
@@ -166,9 +177,8 @@ class MomentPolicy(StrictModel):
                     "expected cores themselves; 1 is where Cantelli's bound, the one the "
                     "second moment rule uses, says overflow is as likely as not. Above 0 "
                     "needs second_moment (the only kind with variances). Default: "
-                    f"{default_overflow_sd('second_moment'):g} for second_moment, 0 otherwise; "
-                    "stored with the cluster (docs/moments.md has what each line did in "
-                    "simulation).")
+                    f"{_overflow_default_text()}; stored with the cluster (docs/moments.md, "
+                    "\"The overflow line\", has what each line did in simulation).")
     population_prior: GammaPriors | None = Field(
         None, description="The population prior deployments without their own start from, "
                           "instead of the paper's Table 1 (the learner, if on, starts from it "
@@ -202,7 +212,9 @@ class MomentClusterCreate(StrictModel):
                 p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
                 p.population_prior is not None, p.arrival_size_evidence)
         if p.overflow_sd is None:
-            p.overflow_sd = default_overflow_sd(p.kind)
+            p.overflow_sd = default_overflow_sd(
+                p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
+                p.population_prior is not None, p.arrival_size_evidence)
         elif p.overflow_sd > 0 and p.kind != "second_moment":
             raise ValueError("policy.overflow_sd above 0 needs kind second_moment: the other "
                              "kinds keep no variances, so their line is the expected cores")

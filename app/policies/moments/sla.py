@@ -332,13 +332,35 @@ def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, thresho
 # The cluster_overflow line (engine._overflow_line) a new declaration gets unless it says
 # otherwise (policy.overflow_sd): the scale-outs' "migrate" answer names the deployment with
 # the largest expected peak once E + overflow_sd * sd of the cluster's cores reaches capacity.
-# Only the second moment has variances; the other kinds get 0 (E).
-OVERFLOW_SD_DEFAULT = 0.0
+# OVERFLOW_SD_BY_DEFAULT: per kind, (the smallest capacity, the line) where it was measured
+# against E's line on fresh lives with an orchestrator that follows the answers. Only where
+# the threshold comes from this table with Table 1's priors (what was measured: the line sits
+# a number of standard deviations that the admission rule's ρ sets from where admission
+# keeps the cluster, so another threshold moves it); only the second moment has variances.
+# Measured (twenty-eighth session, closed_loop --controllers service_migrate_e,service_migrate_sd,
+# seeds chosen before any result, the rule for adopting written down before them too: no more
+# failures and no more lives over τ than E's line, and at most 1 point of utilisation paired):
+#   50,000 cores, right prior, 65000+ (24 lives each): E 44 failures in one life (over τ),
+#     E + sd 0, -0.52 points (se 0.21); × 2, 66000+: see docs/moments.md ("The overflow line");
+#   the twenty-seventh session's 59000+ at 20,000's ρ: E 72, E + sd 0, -0.8 points;
+#   10,000 × 2, 68000+: 0 and 0, -0.77 points (se 0.56); 2,000 × 2, 71000+ (48): 0 and 0,
+#     -0.06 (se 0.10); 2,000 × 1, 69000+ (48): the same lives; 500 × 2, 70000+ (48): the same
+#     lives (a deployment there reaches half the cluster before the totals reach the line).
+# So from 500 cores up: where E's line let failures through (50,000) the earlier one had none,
+# and elsewhere it cost under a point of utilisation on average (up to 10.7 in one life of 24
+# at 10,000: a move that was not needed there), for an orchestrator that follows the answers.
+OVERFLOW_SD_BY_DEFAULT: dict[str, tuple[int, float]] = {"second_moment": (500, 1.0)}
 
 
-def default_overflow_sd(kind: str) -> float:
-    """The overflow_sd a declaration that names none gets."""
-    return OVERFLOW_SD_DEFAULT if kind == "second_moment" else 0.0
+def default_overflow_sd(kind: str, capacity: int, learn_prior: bool, threshold_given: bool,
+                        population_prior_given: bool, arrival_size_evidence: bool) -> float:
+    """The overflow_sd a declaration that names none gets: OVERFLOW_SD_BY_DEFAULT's line where
+    it was measured, else 0 (E's line, as before the option)."""
+    span = OVERFLOW_SD_BY_DEFAULT.get(kind)
+    if (span is None or not learn_prior or threshold_given or population_prior_given
+            or arrival_size_evidence or capacity < span[0]):
+        return 0.0
+    return span[1]
 
 
 # How far below the derived threshold the loop may tighten (a floor keeps a cluster that met

@@ -56,7 +56,9 @@ def service_engine(policy: str, capacity: int, sla: float, threshold: float | No
     engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
                           population=None if population_prior is None else Prior.from_dict(population_prior),
                           learn=learn, arrival_size_evidence=arrival_size_evidence,
-                          overflow_sd=default_overflow_sd(policy) if overflow_sd is None else overflow_sd)
+                          overflow_sd=overflow_sd if overflow_sd is not None else default_overflow_sd(
+                              policy, capacity, learn, threshold is not None,
+                              population_prior is not None, arrival_size_evidence))
     engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
     if ladder:
         engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)

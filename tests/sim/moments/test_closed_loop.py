@@ -31,5 +31,5 @@ def test_the_migrate_controllers_name_their_line_and_the_others_get_the_declarat
         job = ("second_moment", 500, 1e-4, None, name, 7, 0.02, 0.025, 1.0, 60, 0.0, False)
         cell_life(job, watch=lambda eng, name=name: seen.__setitem__(name, eng.overflow_sd))
     assert seen == {"service_migrate_e": 0.0, "service_migrate_sd": 1.0,
-                    "service_migrate": default_overflow_sd("second_moment"),
-                    "service": default_overflow_sd("second_moment")}
+                    "service_migrate": default_overflow_sd("second_moment", 500, True, False, False, False),
+                    "service": default_overflow_sd("second_moment", 500, True, False, False, False)}

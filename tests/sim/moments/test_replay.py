@@ -25,8 +25,10 @@ def _check_rows(rows: list[dict], capacity: int) -> None:
             assert row["overflow_bound"] == 1.0
         if row["migrate"] == "outgrowing_cluster":
             assert row["expected_peak_cores"] >= 0.5 * capacity
-        elif row["migrate"] == "cluster_overflow":
-            assert row["expected_cluster_share"] >= 1.0
+        elif row["migrate"] == "cluster_overflow":  # at the line: E, or E + overflow_sd * sd
+            line = row["overflow_line_share"]
+            assert (row["expected_cluster_share"] if line is None else line) >= 1.0
+            assert line is None or line >= row["expected_cluster_share"]
             assert row["largest"][0]["deployment_id"] == row["deployment_id"]
 
 
