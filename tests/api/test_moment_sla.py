@@ -453,21 +453,26 @@ def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_mi
         assert (nxt["count"] == 1) == (nxt.get("overflow_line_share", nxt["expected_cluster_share"]) >= 1.0)
 
 
-def test_the_overflow_line_is_declared_defaulted_and_checked(client):
+def test_the_overflow_line_is_declared_defaulted_and_checked(client, monkeypatch):
     """policy.overflow_sd: stored with the cluster (the default where none is named:
     OVERFLOW_SD_BY_DEFAULT's line for a second_moment cluster at or above its capacity with
     the table's threshold, else 0, and always 0 for the kinds without variances); above 0 for
     a kind without variances, negative, above 3 or not a number is 422 and creates nothing."""
-    from app.policies.moments.sla import OVERFLOW_SD_BY_DEFAULT, default_overflow_sd
+    from app.policies.moments import sla
 
-    for capacity in (500, 2000, 10_000, 50_000):
+    for capacity in (500, 2000, 10_000, 50_000):  # what the shipped table gives
         for kind in KINDS:
             got = create(client, capacity, kind, name=f"line-{kind}-{capacity}").json()["policy"]
-            assert got["overflow_sd"] == default_overflow_sd(kind, capacity, True, False, False, False)
+            assert got["overflow_sd"] == sla.default_overflow_sd(kind, capacity, True, False, False, False)
             if kind != "second_moment":
                 assert got["overflow_sd"] == 0.0
-    smallest, line = OVERFLOW_SD_BY_DEFAULT["second_moment"]
+    # The rule itself, on a table whatever the shipped one holds: from its capacity, at the
+    # table's threshold with the learner on, and nowhere else.
+    smallest, line = 10_000, 2.0
+    monkeypatch.setitem(sla.OVERFLOW_SD_BY_DEFAULT, "second_moment", (smallest, line))
     assert create(client, smallest, "second_moment", name="at").json()["policy"]["overflow_sd"] == line
+    fixed = create(client, smallest, "second_moment", name="fixed", learn_prior=False).json()
+    assert fixed["policy"]["overflow_sd"] == 0.0
     assert create(client, smallest - 1, "second_moment", name="below").json()["policy"]["overflow_sd"] == 0.0
     # A threshold of the declarer's own: the line was measured at the table's only.
     own = create(client, smallest, "second_moment", name="own", threshold=0.05).json()
