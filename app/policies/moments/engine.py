@@ -537,8 +537,9 @@ class MomentEngine:
     def _overflow_candidate(self) -> str | None:
         """The deployment told to migrate because the cluster is expected to outgrow itself:
         the one with the largest expected peak, while the cluster's cores at the overflow
-        line (_overflow_line) reach capacity (None otherwise). Read on every scale-out, so the cheap test comes first
-        and the ranking is outgrowing()'s, refreshed only when the cache changed."""
+        line (_overflow_line) reach capacity (None otherwise). Read on every scale-out, so
+        the cheap test comes first and the ranking is outgrowing()'s, refreshed only when
+        the cache changed."""
         if self.policy == "threshold" or self._overflow_line() < self.capacity:
             return None
         return self._ranking()[1][1] or None

@@ -344,8 +344,8 @@ def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, thresho
 #   50,000 cores, right prior, 65000+ (24 lives each): E 44 failures in one life (over τ),
 #     E + sd 0, -0.52 points (se 0.21); λ × 2, 66000+: E 29 in two lives (one over τ), E + sd
 #     0, -1.59 (se 0.48); both growths -1.05 (se 0.27): over the 1 point, so not adopted;
-#   10,000 × 2, 68000+: 0 and 0, -0.77 (se 0.56); 2,000 × 2 (48): 0 and 0, -0.06; 2,000 × 1
-#     and 500 × 2 (48 each): the same lives.
+#   10,000 × 2, 68000+: 0 and 0, -0.77 (se 0.56); 10,000 × 1, 67000+: 0 and 0, -0.45 (se
+#     0.46); 2,000 × 2 (48): 0 and 0, -0.06; 2,000 × 1 and 500 × 2 (48 each): the same lives.
 # So it stays opt-in: the earlier line is the one that kept each 50,000-core cluster's own
 # rate within τ on these sets, at about a point of utilisation (docs/moments.md, "The overflow
 # line"); a declaration that wants that names "overflow_sd": 1.
