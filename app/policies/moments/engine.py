@@ -166,8 +166,8 @@ class MomentEngine:
         self._touched: set[str] | None = None
         self._over: tuple[float, dict[str, float]] = (0.0, {})
         self._ranked: tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]] | None = None
-        self._cluster_max: tuple[tuple[int, int] | None, float] = (None, 0.0)
-        self._line_max: tuple[tuple[int, int] | None, float] = (None, 0.0)
+        # (totals version, E's largest over the grid, the overflow line's): _cluster_maxima.
+        self._cluster_max: tuple[tuple[int, int] | None, float, float] = (None, 0.0, 0.0)
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -525,14 +525,22 @@ class MomentEngine:
                 "expected_cluster_share": self._cluster_peak() / self.capacity,
                 **self._line_share()}
 
-    def _cluster_peak(self) -> float:
-        """The cluster's expected cores, the largest over the grid (the totals as of the last
-        admission or recompute: what decisions use); taken once per change of the totals, as
-        every scale-out asks."""
+    def _cluster_maxima(self) -> tuple[float, float]:
+        """The cluster's expected cores and its cores at the cluster_overflow line (E +
+        overflow_sd * sd; E itself where overflow_sd is 0), each the largest over the grid,
+        from the totals as of the last admission or recompute (what decisions use); taken
+        once per change of the totals, as every scale-out asks."""
         version = (self._updates, self.admitted)
         if self._cluster_max[0] != version:
-            self._cluster_max = (version, float(self._tot_e.max()))
-        return self._cluster_max[1]
+            peak = float(self._tot_e.max())
+            line = peak if not self.overflow_sd else float(
+                (self._tot_e + self.overflow_sd * np.sqrt(np.maximum(self._tot_v, 0.0))).max())
+            self._cluster_max = (version, peak, line)
+        return self._cluster_max[1], self._cluster_max[2]
+
+    def _cluster_peak(self) -> float:
+        """The cluster's expected cores, the largest over the grid."""
+        return self._cluster_maxima()[0]
 
     def _overflow_candidate(self) -> str | None:
         """The deployment told to migrate because the cluster is expected to outgrow itself:
@@ -547,14 +555,8 @@ class MomentEngine:
     def _overflow_line(self) -> float:
         """The cluster's cores at the cluster_overflow line, the largest over the grid: E +
         overflow_sd * sd (Cantelli: at 1 sd, overflow is as likely as not by the bound the
-        second moment rule uses), E itself where overflow_sd is 0. Cached as _cluster_peak."""
-        if not self.overflow_sd:
-            return self._cluster_peak()
-        version = (self._updates, self.admitted)
-        if self._line_max[0] != version:
-            line = self._tot_e + self.overflow_sd * np.sqrt(np.maximum(self._tot_v, 0.0))
-            self._line_max = (version, float(line.max()))
-        return self._line_max[1]
+        second moment rule uses), E itself where overflow_sd is 0."""
+        return self._cluster_maxima()[1]
 
     def _line_share(self) -> dict[str, float]:
         """The line over capacity, for answers, where it is not E's (old answers unchanged)."""

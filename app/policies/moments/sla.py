@@ -318,13 +318,21 @@ CALIBRATED_GROWTH: dict[str, dict[float, tuple[tuple[int, float, int, float | No
 CAUTIOUS_BY_DEFAULT: dict[str, tuple[int, int]] = {"second_moment": (3000, 5000)}
 
 
+def _as_measured(learn_prior: bool, threshold_given: bool, population_prior_given: bool,
+                 arrival_size_evidence: bool) -> bool:
+    """A declaration like the simulated ones the per-capacity defaults were measured on: the
+    learner on, the table's threshold, Table 1's priors, arrivals not counted as evidence."""
+    return learn_prior and not (threshold_given or population_prior_given or arrival_size_evidence)
+
+
 def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, threshold_given: bool,
                             population_prior_given: bool, arrival_size_evidence: bool) -> float:
     """The cautious_growth a declaration that names none gets: CAUTIOUS_GROWTH where
     CAUTIOUS_BY_DEFAULT measured it, else 1 (off)."""
     span = CAUTIOUS_BY_DEFAULT.get(kind)
-    if (span is None or not learn_prior or threshold_given or population_prior_given
-            or arrival_size_evidence or not span[0] <= capacity <= span[1]):
+    if (span is None or not _as_measured(learn_prior, threshold_given, population_prior_given,
+                                         arrival_size_evidence)
+            or not span[0] <= capacity <= span[1]):
         return 1.0
     return CAUTIOUS_GROWTH
 
@@ -357,8 +365,9 @@ def default_overflow_sd(kind: str, capacity: int, learn_prior: bool, threshold_g
     """The overflow_sd a declaration that names none gets: OVERFLOW_SD_BY_DEFAULT's line where
     it was measured, else 0 (E's line, as before the option)."""
     span = OVERFLOW_SD_BY_DEFAULT.get(kind)
-    if (span is None or not learn_prior or threshold_given or population_prior_given
-            or arrival_size_evidence or capacity < span[0]):
+    if (span is None or not _as_measured(learn_prior, threshold_given, population_prior_given,
+                                         arrival_size_evidence)
+            or capacity < span[0]):
         return 0.0
     return span[1]
 
