@@ -16,10 +16,18 @@ from tests.live import LiveServer
 # checkout so that a fresh clone's `pip install -e '.[test]'` is all they need.
 sys.path.insert(0, str(CLIENT_DIR))
 
-from headroom_client import AuthenticatedClient  # noqa: E402
-from headroom_client.api.clusters import create_cluster  # noqa: E402
-from headroom_client.api.placement import post_arrival  # noqa: E402
-from headroom_client.models import ArrivalIn, ClusterCreate, ClusterOut, PlacementOut, Problem  # noqa: E402
+from headroom_client import AuthenticatedClient
+from headroom_client.api.clusters import create_cluster, get_cluster_state, get_server
+from headroom_client.api.placement import post_arrival
+from headroom_client.models import (
+    ArrivalIn,
+    ClusterCreate,
+    ClusterOut,
+    FitState,
+    PlacementOut,
+    Problem,
+    ServerView,
+)
 
 
 def test_committed_client_matches_openapi(tmp_path):
@@ -52,6 +60,13 @@ def test_typed_client_create_decide_replay_and_problem(server):
         assert isinstance(retry, PlacementOut)
         assert retry.replayed is True
         assert (retry.event_seq, retry.server_id) == (first.event_seq, first.server_id)
+
+        # The read views come back typed, told apart by policy kind.
+        state = get_cluster_state.sync(cluster.id, client=api)
+        assert isinstance(state, FitState) and state.policy.value == "first_fit", state
+        assert state.jobs == 1 and state.jobs_per_type.additional_properties == {"small": 0, "large": 1}
+        view = get_server.sync(cluster.id, first.server_id, client=api)
+        assert isinstance(view, ServerView) and view.jobs == ["vm-1"], view
 
         bad = post_arrival.sync_detailed(
             cluster.id, client=api, body=ArrivalIn(event_id="evt-2", job_id="vm-2", job_type="huge"))

@@ -53,6 +53,14 @@ def test_schemas_accept_exactly_the_engine_kinds(family):
     assert set(family.kinds) <= set(REGISTRY.kinds(family.collection))
 
 
+@pytest.mark.parametrize("family", REGISTRY.in_collection("clusters"), ids=lambda f: f.name)
+def test_every_kind_has_one_state_model_in_its_family(family):
+    """GET .../state's document is told apart by policy: each kind in exactly one model."""
+    kinds = [kind for m in family.state_models
+             for kind in typing.get_args(m.model_fields["policy"].annotation)]
+    assert sorted(kinds) == sorted(family.kinds)
+
+
 def test_the_create_body_sends_each_kind_to_its_family_and_refuses_others():
     from app.api.routes.clusters import AnyClusterCreate
 

@@ -59,6 +59,9 @@ class Family(Generic[E]):
     routers: tuple[APIRouter, ...]
     # What each event kind answers, by model: routes serialise a decision with its family's.
     answers: Mapping[str, type[BaseModel]] = field(default_factory=dict)
+    # What GET .../state answers for its kinds (app/api/schemas/state.py), each model told
+    # apart by a ``policy`` literal: every kind in exactly one of them.
+    state_models: tuple[type[BaseModel], ...] = ()
     time: TimeHook[E] | None = None
     # Decisions an arrival route answers with 202 Accepted (decided later) rather than 200.
     accepted: frozenset[str] = frozenset()

@@ -10,6 +10,7 @@ from app.api.schemas.moments import (
                                      ScaleInOut,
                                      ScaleOutOut,
 )
+from app.api.schemas.state import MomentState
 from app.families.base import Family
 from app.policies.moments.family import MomentFamily
 
@@ -18,4 +19,5 @@ MOMENTS = Family(
     policy_models=(MomentPolicy,), create_model=MomentClusterCreate,
     routers=(deployments.router, kubernetes.admission_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
-             "shutdown": ScaleInOut})
+             "shutdown": ScaleInOut},
+    state_models=(MomentState,))

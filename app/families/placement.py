@@ -12,6 +12,7 @@ from app.api.schemas.clusters import (
                                       PowerOfDPolicy,
 )
 from app.api.schemas.events import PlacementOut, ReleaseOut
+from app.api.schemas.state import DraState, FitState, PowerOfDState
 from app.families.base import Family
 from app.policies.placement import PlacementFamily
 from app.service.budget_clock import BudgetClock
@@ -21,5 +22,6 @@ PLACEMENT = Family(
     policy_models=(DraPolicy, FirstFitPolicy, BestFitPolicy, PowerOfDPolicy),
     create_model=ClusterCreate, routers=(jobs.router, kubernetes.extender_router),
     answers={"arrival": PlacementOut, "departure": ReleaseOut},
+    state_models=(FitState, PowerOfDState, DraState),
     # Time only for DRA's migration budget (a no-op for every other placement cluster).
     time=BudgetClock(), needs_created_at=True)

@@ -17,6 +17,7 @@ from app.api.schemas.queues import (
                                     RmsPolicy,
                                     TickOut,
 )
+from app.api.schemas.state import GreedyQueueState, RmsState
 from app.families.base import Family
 from app.policies.rms.family import QueueFamily
 from app.service.clock import QueueClock
@@ -26,4 +27,5 @@ QUEUES = Family(
     policy_models=(RmsPolicy, GreedyQueuePolicy), create_model=ClusterCreate,
     routers=(jobs.router, routes.router, kubernetes.extender_router),
     answers={"arrival": QueueArrivalOut, "departure": QueueReleaseOut, "tick": TickOut},
+    state_models=(GreedyQueueState, RmsState),
     time=QueueClock(), accepted=frozenset({"queued"}), needs_created_at=True)

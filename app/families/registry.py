@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Discriminator, Tag
+from pydantic import Discriminator, Field, Tag
 
 from app.families.base import FamilyRegistry
 from app.families.moments import MOMENTS
@@ -38,3 +38,13 @@ def create_body(registry: FamilyRegistry, collection: str) -> Any:
     for m in models[1:]:
         union = union | Annotated[m, Tag(m.__name__)]
     return Annotated[union, Discriminator(tag)]
+
+
+def state_view(registry: FamilyRegistry, collection: str) -> Any:
+    """What GET .../state answers for the collection's clusters: the families' state models,
+    told apart by ``policy`` (the cluster's kind)."""
+    models = [m for f in registry.in_collection(collection) for m in f.state_models]
+    union = models[0]
+    for m in models[1:]:
+        union = union | m
+    return Annotated[union, Field(discriminator="policy")] if len(models) > 1 else union

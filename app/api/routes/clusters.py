@@ -25,9 +25,10 @@ from app.api.schemas.clusters import (
 )
 from app.api.schemas.common import CLIENT_ID_PATTERN, NAME_PATTERN
 from app.api.schemas.events import DecisionSummary, EventPage
+from app.api.schemas.state import ServerView
 from app.errors import Unprocessable
 from app.families.placement import PLACEMENT
-from app.families.registry import REGISTRY, create_body
+from app.families.registry import REGISTRY, create_body, state_view
 from app.service import clusters as service
 from app.service.events import read_engine
 from app.service.log import LogFilter, decision_summary, list_events
@@ -39,6 +40,9 @@ BODY = responses(400, 413, 422)
 # body is (told apart by policy.kind).
 CLUSTER_FAMILIES = REGISTRY.in_collection("clusters")
 AnyClusterCreate = create_body(REGISTRY, "clusters")
+# What /state answers, by policy kind: documented, not re-validated on the way out (the engines'
+# views are returned as they are; tests/api/test_state_views.py holds them to the models).
+ClusterState = state_view(REGISTRY, "clusters")
 # Decisions and reason codes are lower-case identifiers (placed, no_server_fits, ...).
 CODE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
@@ -155,8 +159,10 @@ def decisions(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
     return decision_summary(ctx, cluster_id, window)
 
 
-@router.get("/{cluster_id}/state", operation_id="getClusterState",
-            summary="What the policy engine holds now", responses=responses(404, 409))
+@router.get("/{cluster_id}/state", operation_id="getClusterState", response_model=None,
+            summary="What the policy engine holds now",
+            responses={200: {"model": ClusterState, "description": "The engine's view, by its "
+                             "policy kind"}, **responses(404, 409)})
 def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
 
@@ -196,8 +202,9 @@ def _server_summary(view: dict[str, Any]) -> dict[str, Any]:
             "group": view.get("group")}
 
 
-@router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer",
-            summary="One server: configuration, jobs, group", responses=responses(404, 409))
+@router.get("/{cluster_id}/servers/{server_id}", operation_id="getServer", response_model=None,
+            summary="One server: configuration, jobs, group",
+            responses={200: {"model": ServerView, "description": "The server"}, **responses(404, 409)})
 def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth, request: Request
            ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", (PLACEMENT,))

@@ -26,6 +26,7 @@ from app.api.schemas.moments import (
     ScaleInOut,
     ScaleOutOut,
 )
+from app.api.schemas.state import DeploymentView
 from app.service.events import dry_run, read_engine, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}/deployments", tags=["deployments"],
@@ -83,8 +84,9 @@ def shutdown(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, req
         "event_id": event_id_from(event_id, idempotency_key)})
 
 
-@router.get("/{deployment_id}", operation_id="getDeployment",
-            summary="A deployment's belief (posterior parameters), expected-cores curve and migrate answer")
+@router.get("/{deployment_id}", operation_id="getDeployment", response_model=None,
+            summary="A deployment's belief (posterior parameters), expected-cores curve and migrate answer",
+            responses={200: {"model": DeploymentView, "description": "The deployment"}})
 def view(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, request: Request
          ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.api.schemas.state import LearnerView
 from app.policies.moments import MomentEngine
 from app.sim.moments.derive import service_engine
 from app.sim.moments.simulator import simulate
@@ -57,6 +58,7 @@ def test_the_prior_stays_where_it_is_right_and_learns_a_wrong_scale_out_rate() -
     assert adoptions[0]["likelihood_ratio"]["lambda"] > 10.83
     assert wrong["scaleout_failure_rate"] > 1e-2 and fixed["scaleout_failure_rate"] <= 1e-3
     state = rec.engine.describe()["population_prior"]
+    LearnerView.model_validate(state)  # /state's document names what an adoption shows
     assert state["learnt"] and state["prior"]["lambda"] == adoptions[-1]["prior"]["lambda"]
     # A threshold given without a ladder was calibrated for the declared growth only: the
     # learnt × 2-4.5 is beyond it, and /state says so (the operator's alert, metrics.py).

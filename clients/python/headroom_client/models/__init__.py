@@ -11,12 +11,16 @@ from .admission_response import AdmissionResponse
 from .admission_review_in import AdmissionReviewIn
 from .admission_review_out import AdmissionReviewOut
 from .admission_status import AdmissionStatus
+from .adoption import Adoption
+from .adoption_likelihood_ratio import AdoptionLikelihoodRatio
+from .adoption_mean_factor import AdoptionMeanFactor
 from .arrival_in import ArrivalIn
 from .batch_arrival import BatchArrival
 from .batch_departure import BatchDeparture
 from .batch_in import BatchIn
 from .batch_out import BatchOut
 from .best_fit_policy import BestFitPolicy
+from .closed_loop_view import ClosedLoopView
 from .cluster_create import ClusterCreate
 from .cluster_out import ClusterOut
 from .cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item
@@ -30,9 +34,19 @@ from .decision_summary_reasons import DecisionSummaryReasons
 from .departure_in import DepartureIn
 from .deployment_in import DeploymentIn
 from .deployment_prior import DeploymentPrior
+from .deployment_statistics import DeploymentStatistics
+from .deployment_view import DeploymentView
+from .deployment_view_expected_cores_type_0 import DeploymentViewExpectedCoresType0
+from .deployment_view_posterior import DeploymentViewPosterior
+from .deployment_view_variance_type_0 import DeploymentViewVarianceType0
+from .dra_configuration import DraConfiguration
+from .dra_configuration_configuration import DraConfigurationConfiguration
 from .dra_policy import DraPolicy
 from .dra_policy_migrations_type_1 import DraPolicyMigrationsType1
 from .dra_policy_preemption_type_1 import DraPolicyPreemptionType1
+from .dra_state import DraState
+from .dra_state_free_slots_in_accept_group import DraStateFreeSlotsInAcceptGroup
+from .dra_state_jobs_per_type import DraStateJobsPerType
 from .event_page import EventPage
 from .extender_args import ExtenderArgs
 from .extender_args_pod import ExtenderArgsPod
@@ -42,15 +56,26 @@ from .extender_filter_result import ExtenderFilterResult
 from .extender_filter_result_failedandunresolvablenodes import ExtenderFilterResultFailedandunresolvablenodes
 from .extender_filter_result_failednodes import ExtenderFilterResultFailednodes
 from .first_fit_policy import FirstFitPolicy
+from .fit_state import FitState
+from .fit_state_feasible_servers_per_type import FitStateFeasibleServersPerType
+from .fit_state_jobs_per_type import FitStateJobsPerType
+from .fit_state_policy import FitStatePolicy
 from .gamma_priors import GammaPriors
-from .get_cluster_state_response_getclusterstate import GetClusterStateResponseGetclusterstate
-from .get_deployment_response_getdeployment import GetDeploymentResponseGetdeployment
-from .get_server_response_getserver import GetServerResponseGetserver
+from .gamma_view import GammaView
+from .gpa_refresh import GpaRefresh
+from .gpa_refresh_y_hat_in_use import GpaRefreshYHatInUse
 from .greedy_queue_policy import GreedyQueuePolicy
 from .greedy_queue_policy_clock import GreedyQueuePolicyClock
 from .greedy_queue_policy_kind import GreedyQueuePolicyKind
 from .greedy_queue_policy_order import GreedyQueuePolicyOrder
+from .greedy_queue_state import GreedyQueueState
+from .greedy_queue_state_policy import GreedyQueueStatePolicy
+from .greedy_queue_state_queues import GreedyQueueStateQueues
+from .greedy_queue_state_running import GreedyQueueStateRunning
+from .grid_view import GridView
 from .group_version_resource import GroupVersionResource
+from .growth_calibration_view import GrowthCalibrationView
+from .growth_ladder_view import GrowthLadderView
 from .growth_step import GrowthStep
 from .growth_step_anchors_type_0_item import GrowthStepAnchorsType0Item
 from .held_job import HeldJob
@@ -76,6 +101,9 @@ from .key_created_scopes_item import KeyCreatedScopesItem
 from .key_list import KeyList
 from .key_out import KeyOut
 from .key_out_scopes_item import KeyOutScopesItem
+from .learner_view import LearnerView
+from .learner_view_cautious_phase_type_0 import LearnerViewCautiousPhaseType0
+from .learner_view_last_likelihood_ratio import LearnerViewLastLikelihoodRatio
 from .list_events_order import ListEventsOrder
 from .livez_response_livez import LivezResponseLivez
 from .lock_waits_out import LockWaitsOut
@@ -88,9 +116,15 @@ from .migration_budget import MigrationBudget
 from .migration_budget_clock import MigrationBudgetClock
 from .migration_budget_per import MigrationBudgetPer
 from .migration_out import MigrationOut
+from .migration_tally import MigrationTally
 from .moment_cluster_create import MomentClusterCreate
 from .moment_policy import MomentPolicy
 from .moment_policy_kind import MomentPolicyKind
+from .moment_state import MomentState
+from .moment_state_overflow_bound_per_horizon_type_0 import MomentStateOverflowBoundPerHorizonType0
+from .moment_state_peak_expected_cores import MomentStatePeakExpectedCores
+from .moment_state_policy import MomentStatePolicy
+from .moment_state_threshold_derivation_type_0 import MomentStateThresholdDerivationType0
 from .node_list import NodeList
 from .node_list_items_item import NodeListItemsItem
 from .observation_in import ObservationIn
@@ -103,16 +137,24 @@ from .observation_out_queue import ObservationOutQueue
 from .observation_out_reserved import ObservationOutReserved
 from .observation_out_violated import ObservationOutViolated
 from .observation_out_violation_rate import ObservationOutViolationRate
+from .outgrowing_row import OutgrowingRow
+from .outgrowing_row_reason import OutgrowingRowReason
+from .outgrowing_view import OutgrowingView
 from .placement_out import PlacementOut
 from .placement_out_decision import PlacementOutDecision
 from .placement_out_details import PlacementOutDetails
+from .posterior_view import PosteriorView
 from .power_of_d_policy import PowerOfDPolicy
+from .power_of_d_state import PowerOfDState
+from .power_of_d_state_jobs_per_type import PowerOfDStateJobsPerType
 from .preemption_out import PreemptionOut
 from .prior_observations import PriorObservations
 from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
 from .queue_arrival_out import QueueArrivalOut
 from .queue_arrival_out_decision import QueueArrivalOutDecision
+from .queue_clock_view import QueueClockView
+from .queue_clock_view_mode import QueueClockViewMode
 from .queue_release_out import QueueReleaseOut
 from .queue_release_out_decision import QueueReleaseOutDecision
 from .reconfiguration_out import ReconfigurationOut
@@ -142,6 +184,13 @@ from .rms_policy_max_jobs_rule import RmsPolicyMaxJobsRule
 from .rms_policy_mu_type_1 import RmsPolicyMuType1
 from .rms_policy_routing import RmsPolicyRouting
 from .rms_policy_sampling import RmsPolicySampling
+from .rms_state import RmsState
+from .rms_state_clock_rates import RmsStateClockRates
+from .rms_state_dummies import RmsStateDummies
+from .rms_state_queues import RmsStateQueues
+from .rms_state_running import RmsStateRunning
+from .rms_state_weights import RmsStateWeights
+from .rms_variant import RmsVariant
 from .scale_event import ScaleEvent
 from .scale_in_out import ScaleInOut
 from .scale_out_out import ScaleOutOut
@@ -153,6 +202,12 @@ from .server_summary import ServerSummary
 from .server_summary_configuration_type_0 import ServerSummaryConfigurationType0
 from .server_summary_group_type_0 import ServerSummaryGroupType0
 from .server_summary_jobs_per_type import ServerSummaryJobsPerType
+from .server_view import ServerView
+from .server_view_capacity import ServerViewCapacity
+from .server_view_configuration_type_0 import ServerViewConfigurationType0
+from .server_view_group_type_0 import ServerViewGroupType0
+from .server_view_jobs_per_type import ServerViewJobsPerType
+from .server_view_used import ServerViewUsed
 from .started_job import StartedJob
 from .threshold_derivation import ThresholdDerivation
 from .threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
@@ -174,12 +229,16 @@ __all__ = (
     "AdmissionReviewIn",
     "AdmissionReviewOut",
     "AdmissionStatus",
+    "Adoption",
+    "AdoptionLikelihoodRatio",
+    "AdoptionMeanFactor",
     "ArrivalIn",
     "BatchArrival",
     "BatchDeparture",
     "BatchIn",
     "BatchOut",
     "BestFitPolicy",
+    "ClosedLoopView",
     "ClusterCreate",
     "ClusterOut",
     "ClusterOutJobTypesType0Item",
@@ -193,9 +252,19 @@ __all__ = (
     "DepartureIn",
     "DeploymentIn",
     "DeploymentPrior",
+    "DeploymentStatistics",
+    "DeploymentView",
+    "DeploymentViewExpectedCoresType0",
+    "DeploymentViewPosterior",
+    "DeploymentViewVarianceType0",
+    "DraConfiguration",
+    "DraConfigurationConfiguration",
     "DraPolicy",
     "DraPolicyMigrationsType1",
     "DraPolicyPreemptionType1",
+    "DraState",
+    "DraStateFreeSlotsInAcceptGroup",
+    "DraStateJobsPerType",
     "EventPage",
     "ExtenderArgs",
     "ExtenderArgsPod",
@@ -205,15 +274,26 @@ __all__ = (
     "ExtenderFilterResultFailedandunresolvablenodes",
     "ExtenderFilterResultFailednodes",
     "FirstFitPolicy",
+    "FitState",
+    "FitStateFeasibleServersPerType",
+    "FitStateJobsPerType",
+    "FitStatePolicy",
     "GammaPriors",
-    "GetClusterStateResponseGetclusterstate",
-    "GetDeploymentResponseGetdeployment",
-    "GetServerResponseGetserver",
+    "GammaView",
+    "GpaRefresh",
+    "GpaRefreshYHatInUse",
     "GreedyQueuePolicy",
     "GreedyQueuePolicyClock",
     "GreedyQueuePolicyKind",
     "GreedyQueuePolicyOrder",
+    "GreedyQueueState",
+    "GreedyQueueStatePolicy",
+    "GreedyQueueStateQueues",
+    "GreedyQueueStateRunning",
+    "GridView",
     "GroupVersionResource",
+    "GrowthCalibrationView",
+    "GrowthLadderView",
     "GrowthStep",
     "GrowthStepAnchorsType0Item",
     "HeldJob",
@@ -239,6 +319,9 @@ __all__ = (
     "KeyList",
     "KeyOut",
     "KeyOutScopesItem",
+    "LearnerView",
+    "LearnerViewCautiousPhaseType0",
+    "LearnerViewLastLikelihoodRatio",
     "ListEventsOrder",
     "LivezResponseLivez",
     "LockWaitsOut",
@@ -251,9 +334,15 @@ __all__ = (
     "MigrationBudgetClock",
     "MigrationBudgetPer",
     "MigrationOut",
+    "MigrationTally",
     "MomentClusterCreate",
     "MomentPolicy",
     "MomentPolicyKind",
+    "MomentState",
+    "MomentStateOverflowBoundPerHorizonType0",
+    "MomentStatePeakExpectedCores",
+    "MomentStatePolicy",
+    "MomentStateThresholdDerivationType0",
     "NodeList",
     "NodeListItemsItem",
     "ObservationIn",
@@ -266,16 +355,24 @@ __all__ = (
     "ObservationOutReserved",
     "ObservationOutViolated",
     "ObservationOutViolationRate",
+    "OutgrowingRow",
+    "OutgrowingRowReason",
+    "OutgrowingView",
     "PlacementOut",
     "PlacementOutDecision",
     "PlacementOutDetails",
+    "PosteriorView",
     "PowerOfDPolicy",
+    "PowerOfDState",
+    "PowerOfDStateJobsPerType",
     "PreemptionOut",
     "PriorObservations",
     "Problem",
     "ProblemErrorsItem",
     "QueueArrivalOut",
     "QueueArrivalOutDecision",
+    "QueueClockView",
+    "QueueClockViewMode",
     "QueueReleaseOut",
     "QueueReleaseOutDecision",
     "ReconfigurationOut",
@@ -305,6 +402,13 @@ __all__ = (
     "RmsPolicyMuType1",
     "RmsPolicyRouting",
     "RmsPolicySampling",
+    "RmsState",
+    "RmsStateClockRates",
+    "RmsStateDummies",
+    "RmsStateQueues",
+    "RmsStateRunning",
+    "RmsStateWeights",
+    "RmsVariant",
     "ScaleEvent",
     "ScaleInOut",
     "ScaleOutOut",
@@ -316,6 +420,12 @@ __all__ = (
     "ServerSummaryConfigurationType0",
     "ServerSummaryGroupType0",
     "ServerSummaryJobsPerType",
+    "ServerView",
+    "ServerViewCapacity",
+    "ServerViewConfigurationType0",
+    "ServerViewGroupType0",
+    "ServerViewJobsPerType",
+    "ServerViewUsed",
     "StartedJob",
     "ThresholdDerivation",
     "ThresholdDerivationAnchorsType0Item",

@@ -6,8 +6,13 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_cluster_state_response_getclusterstate import GetClusterStateResponseGetclusterstate
+from ...models.dra_state import DraState
+from ...models.fit_state import FitState
+from ...models.greedy_queue_state import GreedyQueueState
+from ...models.moment_state import MomentState
+from ...models.power_of_d_state import PowerOfDState
 from ...models.problem import Problem
+from ...models.rms_state import RmsState
 from ...types import Response
 
 
@@ -27,9 +32,59 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> GetClusterStateResponseGetclusterstate | Problem | None:
+) -> DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem | None:
     if response.status_code == 200:
-        response_200 = GetClusterStateResponseGetclusterstate.from_dict(response.json())
+
+        def _parse_response_200(
+            data: object,
+        ) -> DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_0 = FitState.from_dict(data)
+
+                return response_200_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_1 = PowerOfDState.from_dict(data)
+
+                return response_200_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_2 = DraState.from_dict(data)
+
+                return response_200_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_3 = GreedyQueueState.from_dict(data)
+
+                return response_200_type_3
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_4 = RmsState.from_dict(data)
+
+                return response_200_type_4
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_200_type_5 = MomentState.from_dict(data)
+
+            return response_200_type_5
+
+        response_200 = _parse_response_200(response.json())
 
         return response_200
 
@@ -66,7 +121,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[GetClusterStateResponseGetclusterstate | Problem]:
+) -> Response[DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -79,7 +134,7 @@ def sync_detailed(
     cluster_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[GetClusterStateResponseGetclusterstate | Problem]:
+) -> Response[DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem]:
     """What the policy engine holds now
 
     Args:
@@ -90,7 +145,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetClusterStateResponseGetclusterstate | Problem]
+        Response[DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -108,7 +163,7 @@ def sync(
     cluster_id: str,
     *,
     client: AuthenticatedClient,
-) -> GetClusterStateResponseGetclusterstate | Problem | None:
+) -> DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem | None:
     """What the policy engine holds now
 
     Args:
@@ -119,7 +174,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetClusterStateResponseGetclusterstate | Problem
+        DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem
     """
 
     return sync_detailed(
@@ -132,7 +187,7 @@ async def asyncio_detailed(
     cluster_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[GetClusterStateResponseGetclusterstate | Problem]:
+) -> Response[DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem]:
     """What the policy engine holds now
 
     Args:
@@ -143,7 +198,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetClusterStateResponseGetclusterstate | Problem]
+        Response[DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -159,7 +214,7 @@ async def asyncio(
     cluster_id: str,
     *,
     client: AuthenticatedClient,
-) -> GetClusterStateResponseGetclusterstate | Problem | None:
+) -> DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem | None:
     """What the policy engine holds now
 
     Args:
@@ -170,7 +225,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetClusterStateResponseGetclusterstate | Problem
+        DraState | FitState | GreedyQueueState | MomentState | PowerOfDState | RmsState | Problem
     """
 
     return (

@@ -6,8 +6,8 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_server_response_getserver import GetServerResponseGetserver
 from ...models.problem import Problem
+from ...models.server_view import ServerView
 from ...types import Response
 
 
@@ -27,11 +27,9 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(
-    *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> GetServerResponseGetserver | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | ServerView | None:
     if response.status_code == 200:
-        response_200 = GetServerResponseGetserver.from_dict(response.json())
+        response_200 = ServerView.from_dict(response.json())
 
         return response_200
 
@@ -68,7 +66,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[GetServerResponseGetserver | Problem]:
+) -> Response[Problem | ServerView]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -82,7 +80,7 @@ def sync_detailed(
     server_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[GetServerResponseGetserver | Problem]:
+) -> Response[Problem | ServerView]:
     """One server: configuration, jobs, group
 
     Args:
@@ -94,7 +92,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetServerResponseGetserver | Problem]
+        Response[Problem | ServerView]
     """
 
     kwargs = _get_kwargs(
@@ -114,7 +112,7 @@ def sync(
     server_id: str,
     *,
     client: AuthenticatedClient,
-) -> GetServerResponseGetserver | Problem | None:
+) -> Problem | ServerView | None:
     """One server: configuration, jobs, group
 
     Args:
@@ -126,7 +124,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetServerResponseGetserver | Problem
+        Problem | ServerView
     """
 
     return sync_detailed(
@@ -141,7 +139,7 @@ async def asyncio_detailed(
     server_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[GetServerResponseGetserver | Problem]:
+) -> Response[Problem | ServerView]:
     """One server: configuration, jobs, group
 
     Args:
@@ -153,7 +151,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetServerResponseGetserver | Problem]
+        Response[Problem | ServerView]
     """
 
     kwargs = _get_kwargs(
@@ -171,7 +169,7 @@ async def asyncio(
     server_id: str,
     *,
     client: AuthenticatedClient,
-) -> GetServerResponseGetserver | Problem | None:
+) -> Problem | ServerView | None:
     """One server: configuration, jobs, group
 
     Args:
@@ -183,7 +181,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetServerResponseGetserver | Problem
+        Problem | ServerView
     """
 
     return (

@@ -6,7 +6,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
-from ...models.get_deployment_response_getdeployment import GetDeploymentResponseGetdeployment
+from ...models.deployment_view import DeploymentView
 from ...models.problem import Problem
 from ...types import Response
 
@@ -29,9 +29,9 @@ def _get_kwargs(
 
 def _parse_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> GetDeploymentResponseGetdeployment | Problem | None:
+) -> DeploymentView | Problem | None:
     if response.status_code == 200:
-        response_200 = GetDeploymentResponseGetdeployment.from_dict(response.json())
+        response_200 = DeploymentView.from_dict(response.json())
 
         return response_200
 
@@ -83,7 +83,7 @@ def _parse_response(
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[GetDeploymentResponseGetdeployment | Problem]:
+) -> Response[DeploymentView | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -97,7 +97,7 @@ def sync_detailed(
     deployment_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[GetDeploymentResponseGetdeployment | Problem]:
+) -> Response[DeploymentView | Problem]:
     """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
@@ -109,7 +109,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetDeploymentResponseGetdeployment | Problem]
+        Response[DeploymentView | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -129,7 +129,7 @@ def sync(
     deployment_id: str,
     *,
     client: AuthenticatedClient,
-) -> GetDeploymentResponseGetdeployment | Problem | None:
+) -> DeploymentView | Problem | None:
     """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
@@ -141,7 +141,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetDeploymentResponseGetdeployment | Problem
+        DeploymentView | Problem
     """
 
     return sync_detailed(
@@ -156,7 +156,7 @@ async def asyncio_detailed(
     deployment_id: str,
     *,
     client: AuthenticatedClient,
-) -> Response[GetDeploymentResponseGetdeployment | Problem]:
+) -> Response[DeploymentView | Problem]:
     """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
@@ -168,7 +168,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GetDeploymentResponseGetdeployment | Problem]
+        Response[DeploymentView | Problem]
     """
 
     kwargs = _get_kwargs(
@@ -186,7 +186,7 @@ async def asyncio(
     deployment_id: str,
     *,
     client: AuthenticatedClient,
-) -> GetDeploymentResponseGetdeployment | Problem | None:
+) -> DeploymentView | Problem | None:
     """A deployment's belief (posterior parameters), expected-cores curve and migrate answer
 
     Args:
@@ -198,7 +198,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GetDeploymentResponseGetdeployment | Problem
+        DeploymentView | Problem
     """
 
     return (

@@ -6,12 +6,12 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="GetDeploymentResponseGetdeployment")
+T = TypeVar("T", bound="ServerViewJobsPerType")
 
 
 @_attrs_define
-class GetDeploymentResponseGetdeployment:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+class ServerViewJobsPerType:
+    additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -23,19 +23,19 @@ class GetDeploymentResponseGetdeployment:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        get_deployment_response_getdeployment = cls()
+        server_view_jobs_per_type = cls()
 
-        get_deployment_response_getdeployment.additional_properties = d
-        return get_deployment_response_getdeployment
+        server_view_jobs_per_type.additional_properties = d
+        return server_view_jobs_per_type
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> int:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: int) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -6,12 +6,12 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="GetServerResponseGetserver")
+T = TypeVar("T", bound="ServerViewCapacity")
 
 
 @_attrs_define
-class GetServerResponseGetserver:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+class ServerViewCapacity:
+    additional_properties: dict[str, float] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -23,19 +23,19 @@ class GetServerResponseGetserver:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        get_server_response_getserver = cls()
+        server_view_capacity = cls()
 
-        get_server_response_getserver.additional_properties = d
-        return get_server_response_getserver
+        server_view_capacity.additional_properties = d
+        return server_view_capacity
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> float:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: float) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

@@ -6,12 +6,14 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="GetClusterStateResponseGetclusterstate")
+T = TypeVar("T", bound="RmsStateQueues")
 
 
 @_attrs_define
-class GetClusterStateResponseGetclusterstate:
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+class RmsStateQueues:
+    """Jobs waiting, per type."""
+
+    additional_properties: dict[str, int] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
 
@@ -23,19 +25,19 @@ class GetClusterStateResponseGetclusterstate:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        get_cluster_state_response_getclusterstate = cls()
+        rms_state_queues = cls()
 
-        get_cluster_state_response_getclusterstate.additional_properties = d
-        return get_cluster_state_response_getclusterstate
+        rms_state_queues.additional_properties = d
+        return rms_state_queues
 
     @property
     def additional_keys(self) -> list[str]:
         return list(self.additional_properties.keys())
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> int:
         return self.additional_properties[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: int) -> None:
         self.additional_properties[key] = value
 
     def __delitem__(self, key: str) -> None:

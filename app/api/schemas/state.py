@@ -1,0 +1,283 @@
+"""What the read views answer: a cluster's `/state`, one server, one deployment.
+
+These are descriptions of the service's answers, not request bodies: every field an answer
+carries is here (extra fields are refused, so tests/api/test_state_views.py fails when an
+engine's describe() gains a field this file does not name), and the routes return the
+engines' views as they are; the models are for the OpenAPI document and for checking. A
+cluster's `/state` is told apart by `policy`: each family declares the models of its kinds
+(`state_models`), and app/families/registry.py's state_view joins them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.schemas.moments import MigrateAnswer
+
+PerType = dict[str, int]
+PerHorizon = dict[str, float | None]  # keyed by horizon label: "3y", "1y", "1mo", "1w", "24h"
+
+
+class View(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class StateHeader(View):
+    cluster_id: str
+    version: int = Field(description="Events applied to the cluster so far.")
+
+
+# ---- placement clusters (DRA and the baselines) ---------------------------------------------
+class PlacementState(StateHeader):
+    servers: int
+    jobs: int = Field(description="Jobs holding a slot.")
+    jobs_per_type: PerType
+    reward_rate: float = Field(description="Σ reward over the jobs in service.")
+
+
+class FitState(PlacementState):
+    policy: Literal["first_fit", "best_fit"]
+    feasible_servers_per_type: PerType = Field(
+        description="Servers with room for one more job of each type.")
+
+
+class PowerOfDState(PlacementState):
+    policy: Literal["power_of_d"]
+    d: int
+
+
+class DraConfiguration(View):
+    configuration: PerType = Field(description="Jobs per type a server of it holds.")
+    reward: float
+    gpa_position: int | None = Field(description="Its place in the greedy packing (null: not in it).")
+    rank: int
+    gpa_target_servers: int
+    servers: int
+    accept_group: int
+    reject_group: int
+
+
+class GpaRefresh(View):
+    y_hat_in_use: dict[str, float] = Field(description="The load estimate the packing uses.")
+    band: float | None = None
+    every_events: int | None = None
+    events_since_refresh: int | None = None
+
+
+class MigrationTally(View):
+    migrations: int
+    departures: int
+    migrations_per_departure: float | None
+    migration_budget_tokens: float | None = None
+    migrations_skipped_for_budget: int | None = None
+
+
+class DraState(PlacementState):
+    policy: Literal["dra"]
+    g: float = Field(description="Reserved slots g(L) the policy keeps.")
+    istar: int
+    migrations: str
+    preemption: str
+    preemptions: int
+    gpa_refresh: GpaRefresh
+    migration_tally: MigrationTally
+    configurations: list[DraConfiguration]
+    free_slots_in_accept_group: PerType
+
+
+# ---- queued clusters (RMS and the greedy queues) --------------------------------------------
+class QueueClockView(View):
+    mode: Literal["client", "wall"]
+    time_unit_seconds: float
+    next_event_at: float | None = Field(description="When the scheduler next acts (null: nothing due).")
+    behind: float | None = Field(description="Time units the clock trails the wall clock "
+                                             "(null: a client clock, or not known).")
+
+
+class QueueState(StateHeader):
+    now: float
+    servers: int
+    queues: PerType = Field(description="Jobs waiting, per type.")
+    running: PerType
+    arrived: int
+    finished: int
+    withdrawn: int
+    clock: QueueClockView
+
+
+class GreedyQueueState(QueueState):
+    policy: Literal["best_fit_queue", "first_fit_queue", "random_fit_queue"]
+
+
+class RmsVariant(View):
+    sampling: str
+    adaptive: bool
+    replace_dummies: bool
+
+
+class RmsState(QueueState):
+    policy: Literal["rms"]
+    weights: dict[str, float]
+    dummies: PerType = Field(description="Dummy jobs holding reserved room, per type.")
+    clock_rates: dict[str, float] = Field(description="The Poisson clocks' rates, per type.")
+    next_tick: float
+    max_jobs_per_server: int
+    variant: RmsVariant
+
+
+# ---- moment-admission clusters ---------------------------------------------------------------
+class ClosedLoopView(View):
+    sla: float
+    lo: float = Field(description="The tightest threshold the loop may move to.")
+    hi: float = Field(description="The loosest.")
+    window_requests: int
+    window_denied: int
+    tightened: int
+    loosened: int
+    window_failure_rate_interval: list[float] = Field(description="Wilson 95% interval of the window's failure rate.")
+
+
+class GammaView(View):
+    lam: list[float] = Field(alias="lambda")
+    mu: list[float]
+    sigma: list[float]
+
+
+class Adoption(View):
+    at: float
+    records: int
+    prior: GammaView
+    mean_factor: dict[str, float]
+    likelihood_ratio: dict[str, float]
+    cautious_start: str | None = None
+    ended_cautious_start: str | None = None
+
+
+class LearnerView(View):
+    prior: GammaView = Field(description="The population prior an arrival gets now.")
+    learnt: bool
+    cautious_lambda_factor: float | None
+    cautious_phase: Literal["held", "floor"] | None
+    evidence: int
+    next_estimate_at: float
+    last_likelihood_ratio: dict[str, float]
+    adoptions: list[Adoption]
+
+
+class GrowthLadderView(View):
+    steps: list[list[float]] = Field(description="[λ factor, threshold] pairs.")
+    factor: float = Field(description="The step in use.")
+    threshold: float
+
+
+class GrowthCalibrationView(View):
+    learnt_lambda_factor: float
+    learnt_mu_factor: float
+    calibrated_lambda_factors: list[float]
+    ratio: float
+    beyond_calibration: bool
+
+
+class OutgrowingRow(View):
+    deployment_id: str
+    cores: int
+    expected_peak_cores: float
+    expected_share: float
+    reason: Literal["outgrowing_cluster", "cluster_overflow"]
+
+
+class OutgrowingView(View):
+    share: float = Field(description="The share of the capacity at which one deployment is listed.")
+    largest_expected_share: float
+    expected_cluster_share: float = Field(description="The cluster's expected cores at their peak over capacity.")
+    overflow_sd: float | None = Field(None, description="policy.overflow_sd, where it is above 0.")
+    overflow_line_share: float | None = Field(
+        None, description="E + overflow_sd · sd of the cluster's cores at its peak, over capacity.")
+    count: int
+    deployments: list[OutgrowingRow] = Field(description="What each one's next scale-out will be told (`migrate`).")
+
+
+class GridView(View):
+    horizons_hours: list[float]
+    steps: int
+
+
+class MomentState(StateHeader):
+    policy: Literal["threshold", "first_moment", "second_moment"]
+    utilization_now: float
+    safe: bool = Field(description="The rule holds now, without any arrival.")
+    overflow_bound_per_horizon: PerHorizon | None
+    threshold: float
+    marginal: bool
+    arrival_size_evidence: bool
+    closed_loop: ClosedLoopView | None
+    population_prior: LearnerView | None
+    growth_ladder: GrowthLadderView | None
+    growth_calibration: GrowthCalibrationView | None
+    outgrowing: OutgrowingView | None
+    capacity: int
+    now: float
+    active_cores: int
+    deployments: int = Field(description="Live deployments.")
+    admitted: int
+    rejected: int
+    scaleout_requests: int
+    scaleouts_denied: int
+    sla_failure_rate: float
+    peak_expected_cores: PerHorizon
+    grid: GridView
+    sla: float | None
+    # The declaration's policy.derivation as stored (ThresholdDerivation, in the create body's
+    # schema); not that model here, whose wrap serializer would split the document's one
+    # schema into -Input and -Output and rename the client's class.
+    threshold_derivation: dict[str, Any] | None = Field(
+        description="How the threshold was derived: the declaration's policy.derivation.")
+    meets_sla: bool | None
+
+
+# ---- one server, one deployment ---------------------------------------------------------------
+class ServerView(View):
+    server_id: str
+    pool: str
+    capacity: dict[str, float]
+    used: dict[str, float]
+    jobs: list[str]
+    jobs_per_type: PerType
+    configuration: PerType | None = Field(None, description="DRA: the server's configuration.")
+    rank: int | None = None
+    index: int | None = None
+    group: Literal["accept", "reject"] | None = None
+
+
+class PosteriorView(View):
+    shape: float
+    rate: float
+    mean: float
+    var: float
+
+
+class DeploymentStatistics(View):
+    core_deaths: float
+    core_time: float
+    shutdowns: float
+    age_time: float
+    scaleouts: float
+    scaleout_time: float
+    extra_cores: float
+    sized_arrivals: float
+    arrival_extra_cores: float
+
+
+class DeploymentView(View):
+    id: str
+    alive: bool
+    cores: int
+    category: str | None
+    born: float
+    posterior: dict[Literal["lambda", "mu", "sigma"], PosteriorView]
+    statistics: DeploymentStatistics
+    migrate: MigrateAnswer | None = Field(description="What its next scale-out will be answered.")
+    expected_cores: PerHorizon | None = Field(None, description="Live moment deployments only.")
+    variance: PerHorizon | None = None

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+if TYPE_CHECKING:
+    from ..models.power_of_d_state_jobs_per_type import PowerOfDStateJobsPerType
+
+
+T = TypeVar("T", bound="PowerOfDState")
+
+
+@_attrs_define
+class PowerOfDState:
+    """
+    Attributes:
+        cluster_id (str):
+        d (int):
+        jobs (int): Jobs holding a slot.
+        jobs_per_type (PowerOfDStateJobsPerType):
+        policy (Literal['power_of_d']):
+        reward_rate (float): Σ reward over the jobs in service.
+        servers (int):
+        version (int): Events applied to the cluster so far.
+    """
+
+    cluster_id: str
+    d: int
+    jobs: int
+    jobs_per_type: PowerOfDStateJobsPerType
+    policy: Literal["power_of_d"]
+    reward_rate: float
+    servers: int
+    version: int
+
+    def to_dict(self) -> dict[str, Any]:
+        cluster_id = self.cluster_id
+
+        d = self.d
+
+        jobs = self.jobs
+
+        jobs_per_type = self.jobs_per_type.to_dict()
+
+        policy = self.policy
+
+        reward_rate = self.reward_rate
+
+        servers = self.servers
+
+        version = self.version
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "cluster_id": cluster_id,
+                "d": d,
+                "jobs": jobs,
+                "jobs_per_type": jobs_per_type,
+                "policy": policy,
+                "reward_rate": reward_rate,
+                "servers": servers,
+                "version": version,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.power_of_d_state_jobs_per_type import PowerOfDStateJobsPerType  # noqa: PLC0415
+
+        d = dict(src_dict)
+        cluster_id = d.pop("cluster_id")
+
+        d = d.pop("d")
+
+        jobs = d.pop("jobs")
+
+        jobs_per_type = PowerOfDStateJobsPerType.from_dict(d.pop("jobs_per_type"))
+
+        policy = cast(Literal["power_of_d"], d.pop("policy"))
+        if policy != "power_of_d":
+            raise ValueError(f"policy must match const 'power_of_d', got '{policy}'")
+
+        reward_rate = d.pop("reward_rate")
+
+        servers = d.pop("servers")
+
+        version = d.pop("version")
+
+        power_of_d_state = cls(
+            cluster_id=cluster_id,
+            d=d,
+            jobs=jobs,
+            jobs_per_type=jobs_per_type,
+            policy=policy,
+            reward_rate=reward_rate,
+            servers=servers,
+            version=version,
+        )
+
+        return power_of_d_state
