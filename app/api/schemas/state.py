@@ -78,8 +78,8 @@ class DraState(PlacementState):
     policy: Literal["dra"]
     g: float = Field(description="Reserved slots g(L) the policy keeps.")
     istar: int
-    migrations: str
-    preemption: str
+    migrations: Literal["on", "off_no_drain", "off_drain"]
+    preemption: Literal["off", "rebuild", "admit"]
     preemptions: int
     gpa_refresh: GpaRefresh
     migration_tally: MigrationTally

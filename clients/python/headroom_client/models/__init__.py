@@ -47,6 +47,8 @@ from .dra_policy_preemption_type_1 import DraPolicyPreemptionType1
 from .dra_state import DraState
 from .dra_state_free_slots_in_accept_group import DraStateFreeSlotsInAcceptGroup
 from .dra_state_jobs_per_type import DraStateJobsPerType
+from .dra_state_migrations import DraStateMigrations
+from .dra_state_preemption import DraStatePreemption
 from .event_page import EventPage
 from .extender_args import ExtenderArgs
 from .extender_args_pod import ExtenderArgsPod
@@ -265,6 +267,8 @@ __all__ = (
     "DraState",
     "DraStateFreeSlotsInAcceptGroup",
     "DraStateJobsPerType",
+    "DraStateMigrations",
+    "DraStatePreemption",
     "EventPage",
     "ExtenderArgs",
     "ExtenderArgsPod",

@@ -5,6 +5,9 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..models.dra_state_migrations import DraStateMigrations
+from ..models.dra_state_preemption import DraStatePreemption
+
 if TYPE_CHECKING:
     from ..models.dra_configuration import DraConfiguration
     from ..models.dra_state_free_slots_in_accept_group import DraStateFreeSlotsInAcceptGroup
@@ -29,9 +32,9 @@ class DraState:
         jobs (int): Jobs holding a slot.
         jobs_per_type (DraStateJobsPerType):
         migration_tally (MigrationTally):
-        migrations (str):
+        migrations (DraStateMigrations):
         policy (Literal['dra']):
-        preemption (str):
+        preemption (DraStatePreemption):
         preemptions (int):
         reward_rate (float): Σ reward over the jobs in service.
         servers (int):
@@ -47,9 +50,9 @@ class DraState:
     jobs: int
     jobs_per_type: DraStateJobsPerType
     migration_tally: MigrationTally
-    migrations: str
+    migrations: DraStateMigrations
     policy: Literal["dra"]
-    preemption: str
+    preemption: DraStatePreemption
     preemptions: int
     reward_rate: float
     servers: int
@@ -77,11 +80,11 @@ class DraState:
 
         migration_tally = self.migration_tally.to_dict()
 
-        migrations = self.migrations
+        migrations = self.migrations.value
 
         policy = self.policy
 
-        preemption = self.preemption
+        preemption = self.preemption.value
 
         preemptions = self.preemptions
 
@@ -148,13 +151,13 @@ class DraState:
 
         migration_tally = MigrationTally.from_dict(d.pop("migration_tally"))
 
-        migrations = d.pop("migrations")
+        migrations = DraStateMigrations(d.pop("migrations"))
 
         policy = cast(Literal["dra"], d.pop("policy"))
         if policy != "dra":
             raise ValueError(f"policy must match const 'dra', got '{policy}'")
 
-        preemption = d.pop("preemption")
+        preemption = DraStatePreemption(d.pop("preemption"))
 
         preemptions = d.pop("preemptions")
 
