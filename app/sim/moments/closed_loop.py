@@ -105,10 +105,11 @@ def _moved_text(moved: int, by_reason: dict[str, int]) -> str:
 # outgrowing to a larger cluster at once (simulator.simulate's move_outgrowing);
 # "service_migrate" the service with an orchestrator that moves a deployment when its own
 # scale-out is answered "migrate" (simulate's follow_migrate). Both start as "service" does
-# (with the cautious start where a declaration gets one by default). "service_migrate_e" and
-# "service_migrate_sd" are service_migrate with the cluster_overflow line named rather than the
-# declaration's default (policy.overflow_sd, engine._overflow_line): at E itself (0) and one
-# standard deviation above it (1), to compare the two on the same seeds.
+# (with the cautious start where a declaration gets one by default). "service_migrate_e",
+# "service_migrate_half" and "service_migrate_sd" are service_migrate with the cluster_overflow
+# line named rather than the declaration's default (policy.overflow_sd, engine._overflow_line):
+# at E itself (0), half a standard deviation and one above it (0.5, 1), to compare the lines on
+# the same seeds.
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
@@ -116,10 +117,12 @@ CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, Fals
                "service_no_cautious": (True, True, True, False),
                "service_move": (True, True, True, False), "service_migrate": (True, True, True, False),
                "service_migrate_e": (True, True, True, False),
+               "service_migrate_half": (True, True, True, False),
                "service_migrate_sd": (True, True, True, False),
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
-FOLLOWS_MIGRATE = ("service_migrate", "service_migrate_e", "service_migrate_sd")
-OVERFLOW_SD = {"service_migrate_e": 0.0, "service_migrate_sd": 1.0}  # others: the default
+FOLLOWS_MIGRATE = ("service_migrate", "service_migrate_e", "service_migrate_half", "service_migrate_sd")
+OVERFLOW_SD = {"service_migrate_e": 0.0, "service_migrate_half": 0.5,
+               "service_migrate_sd": 1.0}  # others: the default
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
 # off ("service" has what a declaration gets by default) and those where someone outside the
 # service moves deployments away (service_move and FOLLOWS_MIGRATE).

@@ -21,15 +21,16 @@ def test_a_cell_says_how_many_lives_failed_and_how_many_were_over_tau_on_their_o
 
 
 def test_the_migrate_controllers_name_their_line_and_the_others_get_the_declarations() -> None:
-    """service_migrate_e and service_migrate_sd run the engine at overflow_sd 0 and 1 (the same
+    """service_migrate_e, _half and _sd run the engine at overflow_sd 0, 0.5 and 1 (the same
     life otherwise); every other controller gets what a declaration naming none gets."""
     from app.policies.moments.sla import default_overflow_sd
     from app.sim.moments.closed_loop import cell_life
 
     seen: dict[str, float] = {}
-    for name in ("service_migrate_e", "service_migrate_sd", "service_migrate", "service"):
+    for name in ("service_migrate_e", "service_migrate_half", "service_migrate_sd", "service_migrate",
+                 "service"):
         job = ("second_moment", 500, 1e-4, None, name, 7, 0.02, 0.025, 1.0, 60, 0.0, False)
         cell_life(job, watch=lambda eng, name=name: seen.__setitem__(name, eng.overflow_sd))
-    assert seen == {"service_migrate_e": 0.0, "service_migrate_sd": 1.0,
+    assert seen == {"service_migrate_e": 0.0, "service_migrate_half": 0.5, "service_migrate_sd": 1.0,
                     "service_migrate": default_overflow_sd("second_moment", 500, True, False, False, False),
                     "service": default_overflow_sd("second_moment", 500, True, False, False, False)}
