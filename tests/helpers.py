@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from functools import cache
 from typing import Any
 
 
@@ -39,3 +40,17 @@ def assert_problem(r, status: int, code: str | None = None) -> dict[str, Any]:
     if code is not None:
         assert body["code"] == code, body
     return body
+
+
+@cache
+def _state_model() -> Any:
+    from pydantic import TypeAdapter
+
+    from app.api.routes.clusters import ClusterState
+    return TypeAdapter(ClusterState)
+
+
+def check_state_view(view: dict[str, Any]) -> None:
+    """An engine's describe(), as GET .../state shows it, is what the OpenAPI document says
+    (app/api/schemas/state.py; unnamed fields are refused)."""
+    _state_model().validate_python({"cluster_id": "c", "version": 0, **view})

@@ -18,12 +18,14 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from app.api.schemas.state import ServerView
 from app.policies.base import DuplicateJob, Placement, PlacementEngine, UnknownJob, UnknownJobType
 from app.policies.best_fit import BestFit
 from app.policies.first_fit import FirstFit
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.placement import PlacementFamily
 from app.policies.power_of_d import PowerOfD
+from tests.helpers import check_state_view
 
 # (engine class, strategy for its params)
 ENGINES: list[tuple[type[PlacementEngine], st.SearchStrategy[dict[str, Any]]]] = [
@@ -252,6 +254,9 @@ class PlacementMachine(RuleBasedStateMachine):
         state = json.loads(json.dumps(self.engine.to_state()))
         twin = self.engine_cls.from_state(self.model, self.params, state)
         assert twin.describe() == self.engine.describe()
+        check_state_view(self.engine.describe())
+        for sid in self.model.server_ids:
+            ServerView.model_validate(self.engine.server_view(sid))
         assert twin.to_state() == state
         for t in self.model.job_types:
             assert twin.decide_arrival(t.name) == self.engine.decide_arrival(t.name)

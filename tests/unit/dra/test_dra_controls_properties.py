@@ -15,9 +15,12 @@ import json
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from app.api.schemas.state import ServerView
 from app.policies.dra import DRAEngine
 from app.policies.model import FIT_TOLERANCE
 from test_dra_properties import dra_models
+
+from tests.helpers import check_state_view
 
 CONTROLS = st.fixed_dictionaries({
     "reservation": st.sampled_from([{"b": 0.5}, {"slots": 1}, {"slots": 2}]),
@@ -103,3 +106,6 @@ def test_controls_keep_invariants_and_survive_a_round_trip(model, params, budget
     if b is not None:
         assert a.to_state() == b.to_state()
         assert a.describe() == b.describe()
+    check_state_view(a.describe())
+    for sid in model.server_ids:
+        ServerView.model_validate(a.server_view(sid))

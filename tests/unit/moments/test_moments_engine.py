@@ -10,8 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app.api.schemas.state import DeploymentView
 from app.policies.moments import MomentEngine, MomentsError
 from app.policies.moments.formulas import Grid
+from tests.helpers import check_state_view
 
 SMALL = Grid((24.0 * 30, 24.0), 60)
 # A deployment we know is tiny and short-lived: cores live ~6 minutes, maximum lifetime ~1 hour.
@@ -228,6 +230,12 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
     assert restored.arrival_size_evidence is sized
     assert play(restored, log[half:]) == play(twin, log[half:])
     assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
+    # What /state shows of it is what the OpenAPI document says (the family adds the SLA's
+    # three fields); and each deployment's view, live or kept dead for its category.
+    check_state_view({**restored.describe(), "sla": None, "threshold_derivation": None,
+                      "meets_sla": None})
+    for key in restored.deployments:
+        DeploymentView.model_validate(restored.deployment_view(key))
 
 
 def _outgrowing_from_scratch(e: MomentEngine) -> tuple[float, list[tuple[float, str]]]:
