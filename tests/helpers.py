@@ -43,7 +43,8 @@ def assert_problem(r, status: int, code: str | None = None) -> dict[str, Any]:
 
 
 @cache
-def _state_model() -> Any:
+def state_model() -> Any:
+    """GET .../state's documented model (every cluster kind's, told apart by policy)."""
     from pydantic import TypeAdapter
 
     from app.api.routes.clusters import ClusterState
@@ -53,4 +54,4 @@ def _state_model() -> Any:
 def check_state_view(view: dict[str, Any]) -> None:
     """An engine's describe(), as GET .../state shows it, is what the OpenAPI document says
     (app/api/schemas/state.py; unnamed fields are refused)."""
-    _state_model().validate_python({"cluster_id": "c", "version": 0, **view})
+    state_model().validate_python({"cluster_id": "c", "version": 0, **view})

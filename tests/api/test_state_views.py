@@ -9,14 +9,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
-from app.api.routes.clusters import ClusterState
 from app.api.schemas.moments import MigrateAnswer
 from app.api.schemas.state import DeploymentView, ServerView
-from tests.helpers import cluster_spec, create_cluster
+from tests.helpers import cluster_spec, create_cluster, state_model
 
-STATE = TypeAdapter(ClusterState)
+STATE = state_model()
 
 PLACEMENT = [
     {"kind": "first_fit"},

@@ -356,7 +356,10 @@ def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, thresho
 #     0.46); 2,000 × 2 (48): 0 and 0, -0.06; 2,000 × 1 and 500 × 2 (48 each): the same lives.
 # So it stays opt-in: the earlier line is the one that kept each 50,000-core cluster's own
 # rate within τ on these sets, at about a point of utilisation (docs/moments.md, "The overflow
-# line"); a declaration that wants that names "overflow_sd": 1.
+# line"); a declaration that wants that names "overflow_sd": 1. Twenty-ninth session: at 20,000
+# cores (72000+, 73000+) E + sd 0 failures against E's 21 and 17, -0.48 / +0.54 points; E + sd/2
+# at 50,000 (74000+, 75000+) 0 against E's 69 in three lives, -0.12 points (se 0.14) over both
+# growths, not run below 50,000, so no default from it yet.
 OVERFLOW_SD_BY_DEFAULT: dict[str, tuple[int, float]] = {}
 
 

@@ -110,19 +110,17 @@ def _moved_text(moved: int, by_reason: dict[str, int]) -> str:
 # line named rather than the declaration's default (policy.overflow_sd, engine._overflow_line):
 # at E itself (0), half a standard deviation and one above it (0.5, 1), to compare the lines on
 # the same seeds.
+OVERFLOW_SD = {"service_migrate_e": 0.0, "service_migrate_half": 0.5,
+               "service_migrate_sd": 1.0}  # service_migrate at a named line; others: the default
 CONTROLLERS = {"paper": (False, False, False, False), "loop": (True, False, False, False),
                "learn": (False, True, False, False), "service": (True, True, True, False),
                "service_no_ladder": (True, True, False, False),
                "service_cautious": (True, True, True, False),
                "service_no_cautious": (True, True, True, False),
                "service_move": (True, True, True, False), "service_migrate": (True, True, True, False),
-               "service_migrate_e": (True, True, True, False),
-               "service_migrate_half": (True, True, True, False),
-               "service_migrate_sd": (True, True, True, False),
+               **{name: (True, True, True, False) for name in OVERFLOW_SD},
                "oracle": (False, False, False, True), "oracle_ladder": (False, False, True, True)}
-FOLLOWS_MIGRATE = ("service_migrate", "service_migrate_e", "service_migrate_half", "service_migrate_sd")
-OVERFLOW_SD = {"service_migrate_e": 0.0, "service_migrate_half": 0.5,
-               "service_migrate_sd": 1.0}  # others: the default
+FOLLOWS_MIGRATE = ("service_migrate", *OVERFLOW_SD)
 # Run unless --controllers says otherwise: all but the two that force a cautious start on or
 # off ("service" has what a declaration gets by default) and those where someone outside the
 # service moves deployments away (service_move and FOLLOWS_MIGRATE).
