@@ -359,8 +359,14 @@ def default_cautious_growth(kind: str, capacity: int, learn_prior: bool, thresho
 # line"); a declaration that wants that names "overflow_sd": 1. Twenty-ninth session: at 20,000
 # cores (72000+, 73000+) E + sd 0 failures against E's 21 and 17, -0.48 / +0.54 points; E + sd/2
 # at 50,000 (74000+, 75000+) 0 against E's 69 in three lives, -0.12 points (se 0.14) over both
-# growths, not run below 50,000, so no default from it yet.
-OVERFLOW_SD_BY_DEFAULT: dict[str, tuple[int, float]] = {}
+# growths. Thirtieth session, E + sd/2 against E's line on fresh sets by the same rule (written
+# down before the runs, with 0.5 adopted from the smallest capacity where it held at that one
+# and every one above): 10,000 (76000+ × 2, 77000+ × 1, 48 each) 0 and 0 failures, -0.33 points
+# (se 0.21) over both; 2,000 and 500 (78000+ to 81000+, 48 each) the same lives at both lines;
+# 20,000 × 2 (82000+, 32; × 1 not run for time) E 102 failures in three lives (two over τ),
+# E + sd/2 0, -0.43 (se 0.22). So 0.5 from 500 cores up; 100,000 was not run at any line.
+# Stored with each cluster at creation: a cluster declared before keeps the line it has.
+OVERFLOW_SD_BY_DEFAULT: dict[str, tuple[int, float]] = {"second_moment": (500, 0.5)}
 
 
 def default_overflow_sd(kind: str, capacity: int, learn_prior: bool, threshold_given: bool,

@@ -52,8 +52,9 @@ class MomentPolicy:
             once the cluster's expected cores plus this many standard deviations of them reach its capacity at some point of
             the horizons, the deployment with the largest expected peak is told to migrate. 0 waits for the expected cores
             themselves; 1 is where Cantelli's bound, the one the second moment rule uses, says overflow is as likely as not.
-            Above 0 needs second_moment (the only kind with variances). Default: 0; stored with the cluster
-            (docs/moments.md, "The overflow line", has what each line did in simulation).
+            Above 0 needs second_moment (the only kind with variances). Default: 0.5 for a second_moment cluster of 500
+            cores or more that learns its prior, with the table's threshold and Table 1's priors (where it was measured); 0
+            otherwise; stored with the cluster (docs/moments.md, "The overflow line", has what each line did in simulation).
         population_prior (GammaPriors | None | Unset): The population prior deployments without their own start from,
             instead of the paper's Table 1 (the learner, if on, starts from it too). The table of calibrated thresholds is
             Table 1's, so a declaration with another prior must give its threshold: `headroom calibrate moment --population-
