@@ -16,6 +16,11 @@ of this process (time.process_time, so other load on the machine does not count)
 
     .venv/bin/python -m app.bench.moments --life [--years 3] [--seeds 1] [--policies ...]
 
+With `--recomputes` each life also says how many deployments' moments it recomputed, at
+admitted and at rejected arrivals, and how many of those had an event since their last
+recompute (the rest: the drift refresh and adopted priors). The counting wraps two engine
+methods, so its CPU figure is not a clean timing.
+
 With `--kernel` it times the moment computation alone, the compiled kernel against
 formulas.py's numpy code, on the batches a c = 20,000 cluster really computes (captured from
 the first 0.05 years of a second-moment life): best of 3 interleaved, CPU time per deployment.
@@ -36,6 +41,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Self
 
 import numpy as np
 
@@ -54,8 +60,44 @@ def build(n: int, policy: str, seed: int) -> tuple[MomentEngine, np.random.Gener
     return eng, rng
 
 
+class _Recomputes:
+    """Counts an engine's recomputes per life (--recomputes): every deployment _refresh swaps
+    is one, split by the arrival's decision, and the dirty ones (an event since their last
+    recompute) apart from the drift refresh and adopted priors."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def __enter__(self) -> Self:
+        from app.policies.moments import engine
+
+        cls, counts = engine.MomentEngine, self.counts
+        self._saved = cls.admit, cls._refresh
+        admit, refresh = self._saved
+
+        def counted_refresh(eng, at, dry_run=False):  # type: ignore[no-untyped-def]
+            if not dry_run:
+                counts["event_marked"] = counts.get("event_marked", 0) + len(eng._dirty)
+            return refresh(eng, at, dry_run)
+
+        def counted_admit(eng, *args, **kwargs):  # type: ignore[no-untyped-def]
+            before = eng._updates
+            answer = admit(eng, *args, **kwargs)
+            key = "at_admitted" if answer["decision"] == "admitted" else "at_rejected"
+            counts[key] = counts.get(key, 0) + eng._updates - before
+            return answer
+
+        cls.admit, cls._refresh = counted_admit, counted_refresh
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        from app.policies.moments import engine
+
+        engine.MomentEngine.admit, engine.MomentEngine._refresh = self._saved
+
+
 def life(policies: list[str], capacity: int, years: float, rate: float, steps: int, seeds: int,
-         reference: bool = False) -> list[dict]:
+         reference: bool = False, recomputes: bool = False) -> list[dict]:
     """CPU seconds per simulated life (the unit of every calibration and reproduction run).
     reference: the engine computes moments with formulas.py's numpy expressions instead of
     the compiled kernel (the baseline of the kernel, in the same checkout and run)."""
@@ -73,12 +115,19 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
     out = []
     for policy in policies:
         for seed in range(seeds):
+            counter = _Recomputes()
             start = time.process_time()
-            res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
+            if recomputes:
+                with counter:
+                    res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
+            else:
+                res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
             cpu = time.process_time() - start
             row = {"policy": policy, "moments": "numpy" if reference else "kernel", "seed": seed,
                    "cpu_s": round(cpu, 2), "admitted": res["admitted"],
                    "rejected": res["rejected"], "utilization": round(res["utilization"], 4)}
+            if recomputes:
+                row["recomputes"] = counter.counts
             print(json.dumps(row), flush=True)
             out.append(row)
     return out
@@ -229,6 +278,8 @@ def main() -> None:
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--reference", action="store_true",
                     help="with --life: moments by formulas.py's numpy code, not the compiled kernel")
+    ap.add_argument("--recomputes", action="store_true",
+                    help="with --life: count the recomputes per life, by decision and by cause")
     ap.add_argument("--kernel", action="store_true", help="time the compiled moments against numpy's")
     ap.add_argument("--calibration", action="store_true", help="time a small calibration, local vs Dask")
     ap.add_argument("--outgrowing", action="store_true",
@@ -256,7 +307,7 @@ def main() -> None:
         return
     if args.life:
         life(args.policies.split(","), args.capacity, args.years, args.arrival_rate, args.steps, args.seeds,
-             args.reference)
+             args.reference, args.recomputes)
         return
     eng, rng = build(args.deployments, args.policy, 1)
     t = eng.now
