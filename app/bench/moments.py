@@ -69,9 +69,7 @@ class _Recomputes:
         self.counts: dict[str, int] = {}
 
     def __enter__(self) -> Self:
-        from app.policies.moments import engine
-
-        cls, counts = engine.MomentEngine, self.counts
+        cls, counts = MomentEngine, self.counts
         self._saved = cls.admit, cls._refresh
         admit, refresh = self._saved
 
@@ -91,9 +89,7 @@ class _Recomputes:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        from app.policies.moments import engine
-
-        engine.MomentEngine.admit, engine.MomentEngine._refresh = self._saved
+        MomentEngine.admit, MomentEngine._refresh = self._saved
 
 
 def life(policies: list[str], capacity: int, years: float, rate: float, steps: int, seeds: int,
