@@ -39,8 +39,10 @@ single-threaded worker processes, and checks both found the same threshold.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import time
+from collections import Counter
 from typing import Self
 
 import numpy as np
@@ -66,7 +68,7 @@ class _Recomputes:
     recompute) apart from the drift refresh and adopted priors."""
 
     def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
+        self.counts: Counter[str] = Counter()
 
     def __enter__(self) -> Self:
         cls, counts = MomentEngine, self.counts
@@ -75,14 +77,14 @@ class _Recomputes:
 
         def counted_refresh(eng, at, dry_run=False):  # type: ignore[no-untyped-def]
             if not dry_run:
-                counts["event_marked"] = counts.get("event_marked", 0) + len(eng._dirty)
+                counts["event_marked"] += len(eng._dirty)
             return refresh(eng, at, dry_run)
 
         def counted_admit(eng, *args, **kwargs):  # type: ignore[no-untyped-def]
             before = eng._updates
             answer = admit(eng, *args, **kwargs)
             key = "at_admitted" if answer["decision"] == "admitted" else "at_rejected"
-            counts[key] = counts.get(key, 0) + eng._updates - before
+            counts[key] += eng._updates - before
             return answer
 
         cls.admit, cls._refresh = counted_admit, counted_refresh
@@ -113,17 +115,14 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
         for seed in range(seeds):
             counter = _Recomputes()
             start = time.process_time()
-            if recomputes:
-                with counter:
-                    res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
-            else:
+            with counter if recomputes else contextlib.nullcontext():
                 res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
             cpu = time.process_time() - start
             row = {"policy": policy, "moments": "numpy" if reference else "kernel", "seed": seed,
                    "cpu_s": round(cpu, 2), "admitted": res["admitted"],
                    "rejected": res["rejected"], "utilization": round(res["utilization"], 4)}
             if recomputes:
-                row["recomputes"] = counter.counts
+                row["recomputes"] = dict(counter.counts)
             print(json.dumps(row), flush=True)
             out.append(row)
     return out

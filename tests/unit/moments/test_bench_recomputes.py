@@ -25,6 +25,10 @@ def test_counts_event_marked_and_drift_recomputes_by_decision() -> None:
         assert counter.counts["at_admitted"] - admitted_before == 4
         eng.admit("huge", 10**6, 8.0)  # no capacity: rejected, after the same refresh
         assert counter.counts["at_rejected"] == 2
+        eng.scale_out("d2", 1, 8.2)
         eng.admit("d7", 1, 8.5, dry_run=True)  # a dry run recomputes nothing it keeps
         assert counter.counts["event_marked"] == 2
+        eng.admit("d7", 1, 8.6)  # the real one recomputes d2 and the next two of the rotation
+        assert counter.counts["event_marked"] == 3
+        assert counter.counts["at_admitted"] - admitted_before == 7
     assert (MomentEngine.admit, MomentEngine._refresh) == (admit, refresh)
