@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from app.policies.thor import feasible_quantile
 from app.service.auth import create_key
-from tests.helpers import assert_problem, cluster_spec, create_cluster
+from tests.helpers import assert_problem, create_cluster
 
 
 def _post(client, cid: str, events: list[dict]) -> list[dict]:
