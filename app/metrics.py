@@ -123,7 +123,8 @@ class Metrics:
         self.largest_share = Gauge(
             "headroom_scale_out_largest_deployment_share",
             "The largest share of a moment cluster's capacity that one live deployment is "
-            "expected to need at some point of the grid (its own moments); from 0.5 the "
+            "expected to need at some point of the grid (its own moments), or holds now "
+            "where that is half or more; from 0.5 the "
             "cluster will refuse its scale-outs once it is that large, whatever the cluster "
             "admits (/state's outgrowing).",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")

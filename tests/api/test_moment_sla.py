@@ -384,6 +384,30 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
         assert after["migrate"] == told["migrate"]
 
 
+def test_a_deployment_scaled_into_half_the_cluster_with_no_arrival_is_told_to_migrate(client, app):
+    """Moments are recomputed at arrivals; a deployment that scales out into most of the
+    cluster with none in between (4 cores to 1,404 of 2,000 here) is told to migrate by the
+    scale-out that takes it to half, listed in /state, and the same after a restart."""
+    cid = create(client, 2000, "second_moment").json()["id"]
+    base = f"/v1/clusters/{cid}/deployments"
+    r = client.post(base, json={"event_id": "a", "deployment_id": "big", "cores": 4, "at": 1.0})
+    assert r.json()["decision"] == "admitted", r.text
+    told = []
+    for k in range(7):
+        r = client.post(f"{base}/big/scale-outs", json={"event_id": f"s{k}", "cores": 200, "at": 2.0 + k})
+        assert r.json()["decision"] == "granted", r.text
+        told.append(r.json()["migrate"])
+    assert told[:4] == [None] * 4
+    assert [(m["reason"], m["expected_peak_cores"]) for m in told[4:]] == [
+        ("outgrowing_cluster", 1004.0), ("outgrowing_cluster", 1204.0), ("outgrowing_cluster", 1404.0)]
+    state = client.get(f"/v1/clusters/{cid}/state").json()
+    assert [(d["deployment_id"], d["cores"], d["reason"]) for d in state["outgrowing"]["deployments"]] == [
+        ("big", 1404, "outgrowing_cluster")]
+    assert state["outgrowing"]["largest_expected_share"] == 1404 / 2000  # the alert's gauge
+    assert client.get(f"{base}/big").json()["migrate"]["expected_peak_cores"] == 1404.0
+    with admin_client(create_app(app.state.ctx.settings, configure_logs=False)) as fresh:
+        assert fresh.get(f"/v1/clusters/{cid}/state").json() == state
+
 @pytest.mark.parametrize("sd", [0.0, 1.0])
 def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_migrate(client, app, sd):
     """Six deployments, none expected to need half the cluster, together expected to need

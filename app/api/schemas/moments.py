@@ -299,14 +299,16 @@ class AdmissionOut(BaseModel):
 class MigrateAnswer(BaseModel):
     reason: Literal["outgrowing_cluster", "cluster_overflow"] = Field(description=(
         "outgrowing_cluster: this deployment alone is expected to need `share` of the cluster "
-        "or more. cluster_overflow: none is, but the cluster's expected cores (plus "
+        "or more, or holds that much now. cluster_overflow: none is or does, but the cluster's expected cores (plus "
         "policy.overflow_sd standard deviations of them) reach its capacity "
         "(`expected_cluster_share` ≥ 1, or `overflow_line_share` ≥ 1 where that is given), "
         "and this is the deployment with the largest "
         "expected peak: moving it frees the most (one at a time; the next is told if the "
         "cluster is still expected to overflow without it)."))
     share: float = Field(description="The share of the capacity at which a deployment is told to migrate on its own.")
-    expected_peak_cores: float = Field(description="The largest of its expected cores over the horizons.")
+    expected_peak_cores: float = Field(description=(
+        "The largest of its expected cores over the horizons (its moments as of the last "
+        "admission decision), or the cores it holds now where that is more."))
     expected_share: float = Field(description="expected_peak_cores over the cluster's capacity.")
     expected_cluster_share: float | None = Field(None, description=(
         "The cluster's expected cores over its capacity, the largest over the horizons (null in "
@@ -325,7 +327,7 @@ class ScaleOutOut(BaseModel):
     sla_failure_rate: float
     migrate: MigrateAnswer | None = Field(None, description=(
         "Set when this deployment's own moments (as of the last admission) expect it to need "
-        "`share` of the cluster or more, or when the cluster's expected cores (plus "
+        "`share` of the cluster or more, or it holds that much now, or when the cluster's expected cores (plus "
         "policy.overflow_sd standard deviations) reach its capacity and this deployment has "
         "the largest expected peak: move it to a larger "
         "cluster. No admission decision protects the SLA from deployments already admitted; "

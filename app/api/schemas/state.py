@@ -190,7 +190,10 @@ class OutgrowingRow(View):
 
 class OutgrowingView(View):
     share: float = Field(description="The share of the capacity at which one deployment is listed.")
-    largest_expected_share: float
+    largest_expected_share: float = Field(description=(
+        "The largest share of the capacity one live deployment is expected to need at some "
+        "point of the grid (its moments as of the last admission decision), or holds now "
+        "where that is half the cluster or more."))
     expected_cluster_share: float = Field(description="The cluster's expected cores at their peak over capacity.")
     overflow_sd: float | None = Field(None, description="policy.overflow_sd, where it is above 0.")
     overflow_line_share: float | None = Field(

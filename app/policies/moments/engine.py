@@ -166,6 +166,11 @@ class MomentEngine:
         self._touched: set[str] | None = None
         self._over: tuple[float, dict[str, float]] = (0.0, {})
         self._ranked: tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]] | None = None
+        # Live deployments that reached OUTGROWING_SHARE of the cluster's cores (checked again
+        # when read: scale-ins and deaths shrink them). Their cached moments can be as old as
+        # the last arrival: one that grew into the cluster through scale-outs alone is
+        # outgrowing it whatever those moments expect (_holders).
+        self._holding: dict[str, None] = {}
         # (totals version, E's largest over the grid, the overflow line's): _cluster_maxima.
         self._cluster_max: tuple[tuple[int, int] | None, float, float] = (None, 0.0, 0.0)
 
@@ -451,6 +456,7 @@ class MomentEngine:
                 self.deployments[deployment_id] = d
                 if own is not None:
                     self._store(d, own)
+                self._note_holding(d)
                 d.dirty = False
                 self._rotation.append(deployment_id)
                 if category is not None:
@@ -497,6 +503,7 @@ class MomentEngine:
         if granted:
             d.cores += cores
             self.active += cores
+            self._note_holding(d)
         else:
             self.denied += 1
         if self.loop is not None:
@@ -507,16 +514,20 @@ class MomentEngine:
 
     def _migrate(self, d: Deployment) -> dict[str, Any] | None:
         """The answer to a deployment /state lists as outgrowing (its cached moments expect it
-        to need OUTGROWING_SHARE of the cluster): migrate it to a larger cluster. Given on its
-        own scale-outs, granted or denied, so an orchestrator that only posts events hears it
-        where it acts; the same moments and share as outgrowing(), so the two never disagree.
-        The peak is taken once per stored moments (a scale-out costs a lookup otherwise)."""
+        to need OUTGROWING_SHARE of the cluster, or it holds that much now): migrate it to a
+        larger cluster. Given on its own scale-outs, granted or denied, so an orchestrator that
+        only posts events hears it where it acts; the same peaks and share as outgrowing(), so
+        the two never disagree. The peak is taken once per stored moments (a scale-out costs a
+        lookup otherwise)."""
         peak = self._peak(d)
         if peak is None:
             return None
-        if peak >= OUTGROWING_SHARE * self.capacity:
+        limit = OUTGROWING_SHARE * self.capacity
+        if d.cores >= limit:  # a holder (_holders): the cores it holds, if its peak is less
+            peak = max(peak, float(d.cores))
+        if peak >= limit:
             reason = "outgrowing_cluster"
-        elif self._overflow_candidate() == d.id:
+        elif not self._holders() and self._overflow_candidate() == d.id:
             reason = "cluster_overflow"
         else:
             return None
@@ -524,6 +535,27 @@ class MomentEngine:
                 "expected_peak_cores": peak, "expected_share": peak / self.capacity,
                 "expected_cluster_share": self._cluster_peak() / self.capacity,
                 **self._line_share()}
+
+    def _note_holding(self, d: Deployment) -> None:
+        """Remember d if it now holds OUTGROWING_SHARE of the cluster's cores."""
+        if d.cores >= OUTGROWING_SHARE * self.capacity:
+            self._holding[d.id] = None
+
+    def _holders(self) -> list[tuple[float, str]]:
+        """(cores, id) of the live deployments holding OUTGROWING_SHARE of the cluster's cores
+        now, whatever their cached moments expect: those moments are recomputed at arrivals
+        only, and a deployment can grow into the cluster through scale-outs in between (a
+        4-core deployment scaled out to 70% of a 2,000-core cluster with no arrival between
+        was told nothing before). At most two (their cores sum to at most the capacity)."""
+        limit = OUTGROWING_SHARE * self.capacity
+        held = []
+        for key in list(self._holding):
+            d = self.deployments.get(key)
+            if d is None or not d.alive or d.cores < limit:
+                del self._holding[key]
+            else:
+                held.append((float(d.cores), key))
+        return held
 
     def _cluster_maxima(self) -> tuple[float, float]:
         """The cluster's expected cores and its cores at the cluster_overflow line (E +
@@ -696,7 +728,8 @@ class MomentEngine:
     def outgrowing(self) -> dict[str, Any] | None:
         """Live deployments expected to need OUTGROWING_SHARE of the cluster on their own:
         the largest of each one's expected cores over the grid (its cached moments, so as
-        fresh as the totals decisions use), against capacity. No admission decision protects
+        fresh as the totals decisions use), or the cores it holds now where that is more
+        (_holders), against capacity. No admission decision protects
         the SLA from such a deployment: it was admitted already, and the cluster refuses its
         scale-outs once it has grown into the rest (in simulation, 928 of 935 failures of one
         life were its own). An operator can move it or cap it; the service says which, and
@@ -715,6 +748,13 @@ class MomentEngine:
         if self.policy == "threshold":
             return None
         _, (largest, _), over = self._ranking()
+        holders = self._holders()
+        if holders:  # the larger of each one's expected peak and the cores it holds
+            peaks = {key: peak for peak, key in over}
+            for cores, key in holders:
+                peaks[key] = max(peaks.get(key, self._peak(self.deployments[key]) or 0.0), cores)
+            over = sorted(((peak, key) for key, peak in peaks.items()), reverse=True)
+            largest = max(largest, over[0][0])  # the gauge and the alert see them too
         rows = [(peak, key, "outgrowing_cluster") for peak, key in over]
         if not over and (key := self._overflow_candidate()) is not None:
             rows.append((largest, key, "cluster_overflow"))
@@ -898,6 +938,9 @@ class MomentEngine:
                 d.cached_inputs = (cores, stats, base)
                 eng._cache[d.id] = moments(cores, posterior(base, stats, eng.delta, eng.nu), eng.grid, eng._variance)
         eng.categories = {k: deque(v) for k, v in state["categories"].items()}
+        for d in eng.deployments.values():
+            if d.alive:
+                eng._note_holding(d)
         eng._dirty = dict.fromkeys(state["dirty"])
         eng._rotation = deque(state["rotation"])
         eng._tot_e = np.array(state["totals"][0], dtype=float).reshape(eng.grid.shape)

@@ -239,18 +239,53 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
 
 
 def _outgrowing_from_scratch(e: MomentEngine) -> tuple[float, list[tuple[float, str]]]:
-    """(largest peak, the rows outgrowing lists): those at half the cluster or more, largest
-    first; else, where the cluster's expected cores plus overflow_sd standard deviations (the
-    totals' largest over the grid) reach capacity, the one with the largest peak (the larger
-    id on a tie)."""
+    """(largest peak, the rows outgrowing lists): those whose peak, or the cores they hold
+    now, reach half the cluster, by the larger of the two, largest first; else, where the
+    cluster's expected cores plus overflow_sd standard deviations (the totals' largest over
+    the grid) reach capacity, the one with the largest peak (the larger id on a tie)."""
     peaks = {key: float(m[0].max()) for key, m in e._cache.items()}
     limit = 0.5 * e.capacity
-    over = sorted(((p, k) for k, p in peaks.items() if p >= limit), reverse=True)
+    cores = {key: float(e.deployments[key].cores) for key in peaks}
+    held = {key: max(p, cores[key]) if cores[key] >= limit else p for key, p in peaks.items()}
+    over = sorted(((p, k) for k, p in held.items() if p >= limit), reverse=True)
     line = float((e._tot_e + e.overflow_sd * np.sqrt(np.maximum(e._tot_v, 0.0))).max())
     if not over and peaks and line >= e.capacity:
         over = [max((p, k) for k, p in peaks.items())]
-    return max(peaks.values(), default=0.0), over
+    return max(held.values(), default=0.0), over
 
+
+
+def test_a_deployment_that_grew_into_half_the_cluster_between_arrivals_is_told_to_migrate() -> None:
+    """Moments are recomputed at arrivals only, so a deployment that scales out into the
+    cluster with no arrival in between still has its admission's moments (it expects a few
+    cores). Holding half the cluster is enough: its scale-out that reaches half is answered
+    migrate (outgrowing_cluster, the cores it holds as its peak), /state lists it, a restored
+    engine too; a neighbour is not told cluster_overflow meanwhile; once it shrinks below
+    half it is no longer listed (its cached moments never expected it)."""
+    e = eng("second_moment", threshold=0.5, capacity=2000)
+    assert e.admit("big", 4, 1.0)["decision"] == "admitted"
+    assert e.admit("small", 2, 1.5)["decision"] == "admitted"
+    cached = e.expected_peak("big")
+    assert cached is not None and cached < 100
+    answers = [e.scale_out("big", 200, 2.0 + k)["migrate"] for k in range(7)]  # 204 ... 1,404 cores
+    assert answers[:4] == [None] * 4  # up to 804 cores: under half, and its moments expect little
+    assert e.expected_peak("big") == cached  # no arrival: the cache is the admission's
+    for migrate, cores in zip(answers[4:], (1004, 1204, 1404)):
+        assert migrate is not None and migrate["reason"] == "outgrowing_cluster"
+        assert migrate["expected_peak_cores"] == cores and migrate["expected_share"] == cores / 2000
+    listed = e.outgrowing()
+    assert listed is not None and listed["count"] == 1
+    assert listed["deployments"] == [{"deployment_id": "big", "cores": 1404, "expected_peak_cores": 1404.0,
+                                      "expected_share": 1404 / 2000, "reason": "outgrowing_cluster"}]
+    # The gauge (and its alert) see the cores it holds; its moments' own view is unchanged.
+    assert listed["largest_expected_share"] == 1404 / 2000
+    assert max(cached, e.expected_peak("small")) < 100
+    restored = MomentEngine.from_state(json.loads(json.dumps(e.to_state())))
+    assert restored.outgrowing() == listed
+    assert e.scale_out("small", 1, 9.0)["migrate"] is None
+    e.scale_in("big", 500, 9.5)  # 904 cores: under half again
+    assert e.outgrowing()["count"] == 0 and e.scale_out("big", 1, 9.6)["migrate"] is None
+    assert restored.scale_out("big", 1, 9.7)["migrate"]["expected_peak_cores"] == 1405
 
 def test_the_one_sd_line_names_the_largest_deployment_before_expected_cores_reach_capacity() -> None:
     """overflow_sd = 1: cluster_overflow is answered once E + sd of the cluster's cores reaches
@@ -381,9 +416,10 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
             if kind == "admit":
                 e.admit(f"d{i}", c, t)
             elif kind == "out":
-                # Its answer reads the moments it had before this scale-out: still the cache's.
-                told = [k for _, k in _outgrowing_from_scratch(e)[1]]
+                # Its answer reads the moments of the cache (a scale-out only marks them) and
+                # the cores it holds after this scale-out.
                 migrate = e.scale_out(f"d{i}", 4 * c, t)["migrate"]
+                told = [k for _, k in _outgrowing_from_scratch(e)[1]]
                 assert (migrate is not None) == (f"d{i}" in told)
             elif kind == "in":
                 e.scale_in(f"d{i}", 1, t)
@@ -431,8 +467,8 @@ def test_migrate_answers_and_the_list_agree_where_clusters_outgrow_themselves() 
         def out(key: str, cores: int) -> None:
             nonlocal t, overflowed
             t += 0.05
-            told = [k for _, k in _outgrowing_from_scratch(e)[1]]
             migrate = e.scale_out(key, cores, t)["migrate"]
+            told = [k for _, k in _outgrowing_from_scratch(e)[1]]
             assert (migrate is not None) == (key in told)
             overflowed += migrate is not None and migrate["reason"] == "cluster_overflow"
 

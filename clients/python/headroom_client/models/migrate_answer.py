@@ -16,13 +16,15 @@ T = TypeVar("T", bound="MigrateAnswer")
 class MigrateAnswer:
     """
     Attributes:
-        expected_peak_cores (float): The largest of its expected cores over the horizons.
+        expected_peak_cores (float): The largest of its expected cores over the horizons (its moments as of the last
+            admission decision), or the cores it holds now where that is more.
         expected_share (float): expected_peak_cores over the cluster's capacity.
         reason (MigrateAnswerReason): outgrowing_cluster: this deployment alone is expected to need `share` of the
-            cluster or more. cluster_overflow: none is, but the cluster's expected cores (plus policy.overflow_sd standard
-            deviations of them) reach its capacity (`expected_cluster_share` ≥ 1, or `overflow_line_share` ≥ 1 where that is
-            given), and this is the deployment with the largest expected peak: moving it frees the most (one at a time; the
-            next is told if the cluster is still expected to overflow without it).
+            cluster or more, or holds that much now. cluster_overflow: none is or does, but the cluster's expected cores
+            (plus policy.overflow_sd standard deviations of them) reach its capacity (`expected_cluster_share` ≥ 1, or
+            `overflow_line_share` ≥ 1 where that is given), and this is the deployment with the largest expected peak:
+            moving it frees the most (one at a time; the next is told if the cluster is still expected to overflow without
+            it).
         share (float): The share of the capacity at which a deployment is told to migrate on its own.
         expected_cluster_share (float | None | Unset): The cluster's expected cores over its capacity, the largest over
             the horizons (null in answers logged before it was given).

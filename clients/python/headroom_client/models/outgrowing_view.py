@@ -21,7 +21,9 @@ class OutgrowingView:
         count (int):
         deployments (list[OutgrowingRow]): What each one's next scale-out will be told (`migrate`).
         expected_cluster_share (float): The cluster's expected cores at their peak over capacity.
-        largest_expected_share (float):
+        largest_expected_share (float): The largest share of the capacity one live deployment is expected to need at
+            some point of the grid (its moments as of the last admission decision), or holds now where that is half the
+            cluster or more.
         share (float): The share of the capacity at which one deployment is listed.
         overflow_line_share (float | None | Unset): E + overflow_sd · sd of the cluster's cores at its peak, over
             capacity.

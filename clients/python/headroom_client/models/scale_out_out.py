@@ -26,11 +26,11 @@ class ScaleOutOut:
         replayed (bool):
         sla_failure_rate (float):
         migrate (MigrateAnswer | None | Unset): Set when this deployment's own moments (as of the last admission) expect
-            it to need `share` of the cluster or more, or when the cluster's expected cores (plus policy.overflow_sd
-            standard deviations) reach its capacity and this deployment has the largest expected peak: move it to a larger
-            cluster. No admission decision protects the SLA from deployments already admitted; this cluster will refuse
-            their scale-outs once they have grown into the rest. The same deployments /state's outgrowing lists; null
-            otherwise and for the zeroth moment.
+            it to need `share` of the cluster or more, or it holds that much now, or when the cluster's expected cores (plus
+            policy.overflow_sd standard deviations) reach its capacity and this deployment has the largest expected peak:
+            move it to a larger cluster. No admission decision protects the SLA from deployments already admitted; this
+            cluster will refuse their scale-outs once they have grown into the rest. The same deployments /state's
+            outgrowing lists; null otherwise and for the zeroth moment.
     """
 
     active_cores: int
