@@ -171,6 +171,7 @@ class MomentEngine:
         # the last arrival: one that grew into the cluster through scale-outs alone is
         # outgrowing it whatever those moments expect (_holders).
         self._holding: dict[str, None] = {}
+        self._holding_limit = OUTGROWING_SHARE * self.capacity  # the limit they were noted at
         # (totals version, E's largest over the grid, the overflow line's): _cluster_maxima.
         self._cluster_max: tuple[tuple[int, int] | None, float, float] = (None, 0.0, 0.0)
 
@@ -548,6 +549,9 @@ class MomentEngine:
         4-core deployment scaled out to 70% of a 2,000-core cluster with no arrival between
         was told nothing before). At most two (their cores sum to at most the capacity)."""
         limit = OUTGROWING_SHARE * self.capacity
+        if limit < self._holding_limit:  # a smaller cluster: some were not noted at the old limit
+            self._holding = {key: None for key, d in self.deployments.items() if d.alive and d.cores >= limit}
+        self._holding_limit = limit
         held = []
         for key in list(self._holding):
             d = self.deployments.get(key)

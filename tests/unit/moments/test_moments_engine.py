@@ -286,6 +286,8 @@ def test_a_deployment_that_grew_into_half_the_cluster_between_arrivals_is_told_t
     e.scale_in("big", 500, 9.5)  # 904 cores: under half again
     assert e.outgrowing()["count"] == 0 and e.scale_out("big", 1, 9.6)["migrate"] is None
     assert restored.scale_out("big", 1, 9.7)["migrate"]["expected_peak_cores"] == 1405
+    e.capacity = 1600  # a smaller cluster: its 905 cores are half of it, not noted at 2,000
+    assert [r["deployment_id"] for r in e.outgrowing()["deployments"]] == ["big"]
 
 def test_the_one_sd_line_names_the_largest_deployment_before_expected_cores_reach_capacity() -> None:
     """overflow_sd = 1: cluster_overflow is answered once E + sd of the cluster's cores reaches
