@@ -299,7 +299,8 @@ class AdmissionOut(BaseModel):
 class MigrateAnswer(BaseModel):
     reason: Literal["outgrowing_cluster", "cluster_overflow"] = Field(description=(
         "outgrowing_cluster: this deployment alone is expected to need `share` of the cluster "
-        "or more, or holds that much now. cluster_overflow: none is or does, but the cluster's expected cores (plus "
+        "or more, or holds that much now. cluster_overflow: none is or does, but the "
+        "cluster's expected cores (plus "
         "policy.overflow_sd standard deviations of them) reach its capacity "
         "(`expected_cluster_share` ≥ 1, or `overflow_line_share` ≥ 1 where that is given), "
         "and this is the deployment with the largest "
@@ -327,7 +328,8 @@ class ScaleOutOut(BaseModel):
     sla_failure_rate: float
     migrate: MigrateAnswer | None = Field(None, description=(
         "Set when this deployment's own moments (as of the last admission) expect it to need "
-        "`share` of the cluster or more, or it holds that much now, or when the cluster's expected cores (plus "
+        "`share` of the cluster or more, or it holds that much now, or when the cluster's "
+        "expected cores (plus "
         "policy.overflow_sd standard deviations) reach its capacity and this deployment has "
         "the largest expected peak: move it to a larger "
         "cluster. No admission decision protects the SLA from deployments already admitted; "
