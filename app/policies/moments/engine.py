@@ -12,6 +12,7 @@ subtracts bit-identical caches and makes identical decisions.
 from __future__ import annotations
 
 import heapq
+import math
 from collections import deque
 from typing import Any
 
@@ -171,7 +172,9 @@ class MomentEngine:
         # the last arrival: one that grew into the cluster through scale-outs alone is
         # outgrowing it whatever those moments expect (_holders).
         self._holding: dict[str, None] = {}
-        self._holding_limit = OUTGROWING_SHARE * self.capacity  # the limit they were noted at
+        # The limit they were noted at; infinite until the first read, which scans every
+        # deployment (a restored engine's too), as any read after the limit falls does.
+        self._holding_limit = math.inf
         # (totals version, E's largest over the grid, the overflow line's): _cluster_maxima.
         self._cluster_max: tuple[tuple[int, int] | None, float, float] = (None, 0.0, 0.0)
 
@@ -520,13 +523,10 @@ class MomentEngine:
         only posts events hears it where it acts; the same peaks and share as outgrowing(), so
         the two never disagree. The peak is taken once per stored moments (a scale-out costs a
         lookup otherwise)."""
-        peak = self._peak(d)
+        peak = self._held_peak(d)
         if peak is None:
             return None
-        limit = OUTGROWING_SHARE * self.capacity
-        if d.cores >= limit:  # a holder (_holders): the cores it holds, if its peak is less
-            peak = max(peak, float(d.cores))
-        if peak >= limit:
+        if peak >= OUTGROWING_SHARE * self.capacity:
             reason = "outgrowing_cluster"
         elif not self._holders() and self._overflow_candidate() == d.id:
             reason = "cluster_overflow"
@@ -537,19 +537,27 @@ class MomentEngine:
                 "expected_cluster_share": self._cluster_peak() / self.capacity,
                 **self._line_share()}
 
+    def _held_peak(self, d: Deployment) -> float | None:
+        """The peak outgrowing() and _migrate judge d by: its cached expected peak (_peak), or
+        the cores it holds where it holds OUTGROWING_SHARE of the cluster and they are more."""
+        peak = self._peak(d)
+        if peak is not None and d.cores >= OUTGROWING_SHARE * self.capacity:
+            peak = max(peak, float(d.cores))
+        return peak
+
     def _note_holding(self, d: Deployment) -> None:
         """Remember d if it now holds OUTGROWING_SHARE of the cluster's cores."""
         if d.cores >= OUTGROWING_SHARE * self.capacity:
             self._holding[d.id] = None
 
-    def _holders(self) -> list[tuple[float, str]]:
-        """(cores, id) of the live deployments holding OUTGROWING_SHARE of the cluster's cores
+    def _holders(self) -> list[str]:
+        """The ids of the live deployments holding OUTGROWING_SHARE of the cluster's cores
         now, whatever their cached moments expect: those moments are recomputed at arrivals
         only, and a deployment can grow into the cluster through scale-outs in between (a
         4-core deployment scaled out to 70% of a 2,000-core cluster with no arrival between
         was told nothing before). At most two (their cores sum to at most the capacity)."""
         limit = OUTGROWING_SHARE * self.capacity
-        if limit < self._holding_limit:  # a smaller cluster: some were not noted at the old limit
+        if limit < self._holding_limit:  # the first read, or a smaller cluster: scan them all
             self._holding = {key: None for key, d in self.deployments.items() if d.alive and d.cores >= limit}
         self._holding_limit = limit
         held = []
@@ -558,7 +566,7 @@ class MomentEngine:
             if d is None or not d.alive or d.cores < limit:
                 del self._holding[key]
             else:
-                held.append((float(d.cores), key))
+                held.append(key)
         return held
 
     def _cluster_maxima(self) -> tuple[float, float]:
@@ -755,8 +763,8 @@ class MomentEngine:
         holders = self._holders()
         if holders:  # the larger of each one's expected peak and the cores it holds
             peaks = {key: peak for peak, key in over}
-            for cores, key in holders:
-                peaks[key] = max(peaks.get(key, self._peak(self.deployments[key]) or 0.0), cores)
+            for key in holders:
+                peaks[key] = self._held_peak(self.deployments[key]) or 0.0
             over = sorted(((peak, key) for key, peak in peaks.items()), reverse=True)
             largest = max(largest, over[0][0])  # the gauge and the alert see them too
         rows = [(peak, key, "outgrowing_cluster") for peak, key in over]
@@ -942,9 +950,6 @@ class MomentEngine:
                 d.cached_inputs = (cores, stats, base)
                 eng._cache[d.id] = moments(cores, posterior(base, stats, eng.delta, eng.nu), eng.grid, eng._variance)
         eng.categories = {k: deque(v) for k, v in state["categories"].items()}
-        for d in eng.deployments.values():
-            if d.alive:
-                eng._note_holding(d)
         eng._dirty = dict.fromkeys(state["dirty"])
         eng._rotation = deque(state["rotation"])
         eng._tot_e = np.array(state["totals"][0], dtype=float).reshape(eng.grid.shape)
