@@ -8,6 +8,8 @@ import logging
 import sys
 import time
 
+from app import redact
+
 request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id",
                                                                          default=None)
 
@@ -33,7 +35,9 @@ class JsonFormatter(logging.Formatter):
                 out[key] = value
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
-        return json.dumps(out, default=str)
+        # The last line of defence: a key quoted by a message, a traceback or another
+        # library's record. Paths are redacted where they are logged (app/redact.py).
+        return redact.text(json.dumps(out, default=str))
 
 
 def configure_logging(level: str = "info") -> None:

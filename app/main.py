@@ -84,9 +84,15 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     # come from the fastapi-offline package, so upgrading them is a dependency bump.
     # FastAPI traces requests itself once given a tracer provider (the contrib
     # opentelemetry-instrumentation-fastapi middleware would only switch that off).
+    # No redirect_slashes: Starlette's 307 to the path with or without a trailing slash
+    # echoes the path in its Location header, API key and all on the Kubernetes routes
+    # (app/redact.py); every client here sends the documented paths, so a stray slash is a
+    # 404 that names the mistake. FastAPI's telemetry logs (validation failures, with the
+    # values sent) stay off: the JSON log lines are the service's log.
     app = FastAPIOffline(title="Headroom", version=__version__, description=DESCRIPTION,
                          lifespan=lifespan, static_url=DOCS_ASSETS, redoc_url=None,
-                         telemetry={"tracer_provider": ctx.tracing.provider}
+                         redirect_slashes=False,
+                         telemetry={"tracer_provider": ctx.tracing.provider, "logs": False}
                          if ctx.tracing.on else None)
     _add_redoc(app)
     app.state.ctx = ctx

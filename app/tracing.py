@@ -12,6 +12,9 @@ variables (``OTEL_TRACES_SAMPLER``, ``OTEL_BSP_*``, ``OTEL_EXPORTER_OTLP_HEADERS
 Spans: the HTTP request (FastAPI's own instrumentation, given this provider), one SQL span per
 statement (SQLAlchemy instrumentation of this app's engine only), and the service's
 ``headroom.lock_wait``, ``headroom.decide`` and ``headroom.commit`` (app/service/events.py).
+FastAPI records each request's raw ``url.path`` and ``url.query`` when its span starts, before
+any route or middleware of this app runs; a span processor redacts them there
+(app/redact.py), before any exporter sees the span.
 
 The SDK, the SQLAlchemy instrumentation and the OTLP exporter are the optional extra
 ``headroom[otel]``; only ``opentelemetry-api`` (a FastAPI dependency) is needed when tracing is
@@ -29,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from opentelemetry.trace import INVALID_SPAN, Link, Span, SpanContext, get_current_span
 from sqlalchemy import Engine
 
-from app import __version__
+from app import __version__, redact
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace import TracerProvider
@@ -138,6 +141,7 @@ def setup(engine: Engine, exporter: SpanExporter | None = None) -> Tracing:
         "service.name=" in os.environ.get("OTEL_RESOURCE_ATTRIBUTES", "")
     provider = TracerProvider(resource=Resource.create(
         {} if named else {"service.name": "headroom"}))
+    provider.add_span_processor(_redacting_processor())
     if exporter is not None:
         provider.add_span_processor(SimpleSpanProcessor(exporter))
     else:
@@ -149,6 +153,22 @@ def setup(engine: Engine, exporter: SpanExporter | None = None) -> Tracing:
                  NoOpMeterProvider().get_meter("headroom").create_up_down_counter(
                      "db.client.connections.usage"))
     return Tracing(provider)
+
+
+def _redacting_processor() -> Any:
+    """A span processor that rewrites a starting span's URL attributes without their keys."""
+    from opentelemetry.sdk.trace import SpanProcessor
+
+    class Redact(SpanProcessor):
+        def on_start(self, span: Any, parent_context: Any = None) -> None:
+            attributes = span.attributes or {}
+            for name, scrub in (("url.path", redact.path), ("url.query", redact.text),
+                                ("http.target", redact.path), ("url.full", redact.text)):
+                value = attributes.get(name)
+                if isinstance(value, str) and (clean := scrub(value)) != value:
+                    span.set_attribute(name, clean)
+
+    return Redact()
 
 
 def _exporter_from_env() -> SpanExporter:

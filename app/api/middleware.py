@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
+from app import redact
 from app.api.problems import problem
 from app.errors import PayloadTooLarge
 from app.logs import request_id
@@ -46,7 +47,9 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
-        rid = headers.get(b"x-request-id", b"").decode("latin-1")[:100] or uuid.uuid4().hex
+        # Echoed and written on every log line: a key pasted here by mistake is redacted.
+        rid = redact.text(headers.get(b"x-request-id", b"").decode("latin-1")[:100]) \
+            or uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()
         status = 500
@@ -73,9 +76,9 @@ class RequestContextMiddleware:
             template = getattr(route, "path", None) or "unmatched"
             self.metrics.request(scope["method"], template, status, elapsed)
             if log.isEnabledFor(logging.INFO):  # skip building the record when it is dropped
-                # A route that takes an API key in its path logs its template instead.
-                path = template if "{api_key}" in template else scope["path"]
-                log.info("request", extra={"method": scope["method"], "path": path,
+                # Redacted by its shape, whether a route matched or not (app/redact.py).
+                log.info("request", extra={"method": scope["method"],
+                                           "path": redact.path(scope["path"]),
                                            "status": status, "ms": round(elapsed * 1000, 2)})
             request_id.reset(token)
 

@@ -12,6 +12,7 @@ from fastapi.routing import iter_route_contexts
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import redact
 from app.errors import HeadroomError
 
 log = logging.getLogger("headroom.api")
@@ -24,14 +25,19 @@ def problem(status: int, code: str, title: str, detail: str, instance: str | Non
             headers: dict[str, str] | None = None,
             extensions: dict[str, Any] | None = None) -> JSONResponse:
     """``extensions``: RFC 9457 §3.2 extension members of one kind of problem, e.g.
-    ``existing_id`` of name_taken."""
+    ``existing_id`` of name_taken.
+
+    Every problem document is made here, so this is where the path in ``instance`` and
+    whatever the detail quotes of the request (an id, a field name) lose any API key they
+    hold (app/redact.py): a proxy or a client may log error bodies."""
     body: dict[str, Any] = {"type": f"urn:headroom:problem:{code}", "title": title,
-                            "status": status, "detail": detail, "code": code,
+                            "status": status, "detail": redact.text(detail), "code": code,
                             **(extensions or {})}
     if instance is not None:
-        body["instance"] = instance
+        body["instance"] = redact.path(instance)
     if errors:
-        body["errors"] = errors
+        body["errors"] = [{k: redact.text(v) if isinstance(v, str) else v
+                           for k, v in e.items()} for e in errors]
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
 

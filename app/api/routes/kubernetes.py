@@ -4,9 +4,9 @@ Each route exists twice. ``/v1/clusters/{cluster_id}/kubernetes/...`` takes the 
 ``Authorization`` header, like every other route. ``/v1/kubernetes/{api_key}/clusters/
 {cluster_id}/...`` takes it in the path, because neither kube-scheduler's extender
 configuration (urlPrefix, TLS) nor a webhook's clientConfig (url or service, caBundle) can
-send a header: the URL is the only thing an operator controls. The request log prints the
-route template for these, never the key (app/api/middleware.py). Use a write key limited to
-the one cluster. docs/integrations/kubernetes.md says more.
+send a header: the URL is the only thing an operator controls. Logs, spans and error
+documents write the key's segment as ``{api_key}`` (app/redact.py), whatever the answer. Use
+a write key limited to the one cluster. docs/integrations/kubernetes.md says more.
 """
 
 # No ``from __future__ import annotations``: _extender_routes annotates its endpoints with
