@@ -44,8 +44,9 @@ def problem(status: int, code: str, title: str, detail: str, instance: str | Non
 STATUS_DESCRIPTIONS = {
     400: "Malformed JSON",
     401: "Missing or invalid API key",
-    403: "The API key lacks the scope, or the cluster belongs to another owner",
-    404: "No such cluster, job, job type, server or key",
+    403: "The API key lacks the scope, or is a write key limited to other clusters",
+    404: "No such cluster, job, job type, server or key (another owner's cluster or key is "
+         "answered the same way)",
     409: "Conflict: an event id reused with another body, a job already known, a name taken, "
          "or a cluster of another kind than the route serves (wrong_cluster_kind)",
     412: "If-Match does not match the current generation",

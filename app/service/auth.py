@@ -2,7 +2,8 @@
 
 A key belongs to an owner (a tenant) and carries scopes: ``admin`` (declare and delete
 clusters, manage keys), ``write`` (post events; optionally only to some clusters) and
-``read``. Each scope implies the ones after it. A key only ever sees its owner's clusters.
+``read``. Each scope implies the ones after it. A key only ever sees its owner's clusters:
+another owner's are answered exactly as ids that exist nowhere.
 Keys are 256-bit random strings shown once; only their SHA-256 is stored. A key minted
 through the API records the key that minted it; revoking a key leaves the keys it minted
 valid (see docs/architecture.md, Authentication).
@@ -60,8 +61,11 @@ class Principal:
             raise Forbidden(f"this API key lacks the {scope!r} scope")
 
     def require_cluster(self, scope: str, owner: str, cluster_id: str) -> None:
+        """Another owner's cluster is absent to this key: the same 404 as an id that names
+        nothing, whatever the scope (a 403 would tell anyone with a key which ids exist).
+        Scope and limit are checked on the owner's own clusters only."""
         if owner != self.owner:
-            raise Forbidden("this cluster belongs to another owner")
+            raise absent(cluster_id)
         self.require(scope)
         # Only write keys carry a limit (create_key and migration 0004 see to it).
         if scope == "write" and self.clusters is not None and cluster_id not in self.clusters:
@@ -197,6 +201,11 @@ def authenticate(ctx: AuthContext, secret: str | None) -> Principal:
     return principal
 
 
+def absent(cluster_id: str) -> ClusterNotFound:
+    """The one answer for an id that names no cluster or stream this key's owner has."""
+    return ClusterNotFound(f"cluster {cluster_id!r} does not exist")
+
+
 def cluster_owner(ctx: AuthContext, cluster_id: str) -> tuple[str, str, str]:
     """(owner, name, policy kind) of a cluster or reservation stream, cached per process for
     HEADROOM_AUTH_CACHE_SECONDS: owner and kind never change (key limits hold ids, so a rename
@@ -209,7 +218,7 @@ def cluster_owner(ctx: AuthContext, cluster_id: str) -> tuple[str, str, str]:
         row = session.execute(select(Cluster.owner, Cluster.name, Cluster.policy_kind)
                               .where(Cluster.id == cluster_id)).first()
     if row is None:
-        raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
+        raise absent(cluster_id)
     if len(ctx.cluster_owners) > 100_000:
         ctx.cluster_owners.clear()
     ctx.cluster_owners[cluster_id] = (now, row.owner, row.name, row.policy_kind)

@@ -1,4 +1,5 @@
-"""API keys: 401 without a valid key, 403 for the wrong scope or another owner's cluster."""
+"""API keys: 401 without a valid key, 403 for the wrong scope, 404 for another owner's cluster
+(as for one that does not exist: tests/api/test_tenancy.py walks every id route)."""
 
 from __future__ import annotations
 
@@ -77,10 +78,11 @@ def test_owners_are_isolated(app, client):
     mine = create_cluster(client, name="shared-name")["id"]
     other = _as(app, _key(app, owner="acme"))
     assert other.get("/v1/clusters").json()["items"] == []
-    assert_problem(other.get(f"/v1/clusters/{mine}"), 403, "forbidden")
+    assert_problem(other.get(f"/v1/clusters/{mine}"), 404, "cluster_not_found")
     assert_problem(other.post(f"/v1/clusters/{mine}/arrivals",
-                              json={"event_id": "e", "job_id": "j", "job_type": "small"}), 403)
-    assert_problem(other.delete(f"/v1/clusters/{mine}"), 403)
+                              json={"event_id": "e", "job_id": "j", "job_type": "small"}), 404,
+                   "cluster_not_found")
+    assert_problem(other.delete(f"/v1/clusters/{mine}"), 404, "cluster_not_found")
     # Names are unique per owner, not globally.
     theirs = other.post("/v1/clusters", json=cluster_spec(name="shared-name"))
     assert theirs.status_code == 201 and theirs.json()["owner"] == "acme"

@@ -5,6 +5,8 @@ and every key minted through the API records the key that minted it."""
 from __future__ import annotations
 
 import json
+import re
+import uuid
 
 import pytest
 from fastapi.testclient import TestClient
@@ -120,3 +122,93 @@ def test_keys_record_who_minted_them_and_outlive_the_minter(app, client):
     after = {k["id"]: k for k in client.get("/v1/keys").json()["items"]}
     assert after[minted["id"]]["created_by"] == minter["id"]
     assert after[minter["id"]]["revoked_at"] is not None
+
+
+def _id_routes() -> list[tuple[str, str, str, dict]]:
+    """(method, path template, operationId, required query) of every route of the OpenAPI
+    document that names a cluster, a reservation stream or a key by id. A required query
+    parameter gets its minimum (the only one is a number)."""
+    from app.cli import openapi_document
+
+    doc = openapi_document()
+    return [(method.upper(), path, op["operationId"],
+             {p["name"]: p["schema"]["minimum"] for p in op.get("parameters", [])
+              if p["in"] == "query" and p.get("required")})
+            for path, ops in doc["paths"].items() for method, op in ops.items()
+            if re.search(r"\{(cluster_id|reservation_id|key_id)\}", path)]
+
+
+def _comparable(r, ident: str) -> tuple:
+    """An answer with what may differ between two ids left out: the request id, the instance
+    (the path asked for) and the id itself where the detail quotes it."""
+    headers = {k: v for k, v in r.headers.items() if k != "x-request-id"}
+    body = r.json()
+    body.pop("instance", None)
+    return r.status_code, headers, json.dumps(body, sort_keys=True).replace(ident, "ID")
+
+
+def test_another_owners_ids_answer_exactly_as_ids_that_do_not_exist(app):
+    """An owner's cluster, stream or key id, asked for by another owner, must not be told apart
+    from an id that names nothing (a 403 "belongs to another owner" was an existence oracle):
+    for every id route of the OpenAPI document, with a valid body (its example), owner B's
+    keys get byte-identical answers for owner A's ids of every kind and for random ids."""
+    from tests.api.test_openapi_examples import EXAMPLES
+
+    owner_a = _as(app, "alpha")
+    placement, moment = EXAMPLES["createCluster"]
+    mine = {
+        "placement": ok(owner_a.post("/v1/clusters", json=placement))["id"],
+        "queue": ok(owner_a.post("/v1/clusters", json={
+            **placement, "name": "queued", "policy": {"kind": "rms"}}))["id"],
+        "moment": ok(owner_a.post("/v1/clusters", json=moment))["id"],
+        "reservation": ok(owner_a.post("/v1/reservations",
+                                       json=EXAMPLES["createReservation"][0]))["id"],
+    }
+    a_key = ok(owner_a.post("/v1/keys", json={"scopes": ["read"]}))["id"]
+    a_limited = ok(owner_a.post("/v1/keys", json={"scopes": ["write"],
+                                                   "clusters": [placement["name"]]}))["key"]
+    b_keys = {scope: create_key(app.state.ctx, "beta", [scope])["key"]
+              for scope in ("admin", "write", "read")}
+    routes = _id_routes()
+    assert len(routes) >= 30, routes
+    compared = 0
+    for method, template, op, query in routes:
+        body = EXAMPLES[op][0] if op in EXAMPLES else None
+        theirs = [a_key] if "{key_id}" in template else list(mine.values())
+        for scope, key in b_keys.items():
+            b = TestClient(app, headers={"Authorization": f"Bearer {key}"})
+            for ident in theirs:
+                nowhere = str(uuid.uuid4()) if "{key_id}" not in template else \
+                    uuid.uuid4().hex[:12]
+                assert len(nowhere) == len(ident)
+
+                def url(i: str) -> str:
+                    path = re.sub(r"\{(cluster_id|reservation_id|key_id)\}", i, template)
+                    path = path.replace("{api_key}", key)  # noqa: B023 - used at once
+                    return re.sub(r"\{[a-z_]+\}", "x", path)
+
+                answers = [b.request(method, url(i), json=body, params=query)
+                           for i in (ident, nowhere)]
+                # (A key without the admin scope gets the keys routes' 403 before any lookup.)
+                if scope == "admin" or "{key_id}" not in template:
+                    assert answers[0].status_code == 404, (op, scope, answers[0].text)
+                assert _comparable(answers[0], ident) == _comparable(answers[1], nowhere), \
+                    (op, scope, answers[0].text, answers[1].text)
+                compared += 1
+    assert compared >= 300, compared
+    # The owner's own: a route of another kind is a 409 naming the kind, a limited write key a
+    # 403, and what B tried changed nothing of A's.
+    assert_problem(owner_a.get(f"/v1/clusters/{mine['moment']}/servers"), 409,
+                   "wrong_cluster_kind")
+    limited = TestClient(app, headers={"Authorization": f"Bearer {a_limited}"})
+    assert_problem(limited.post(f"/v1/clusters/{mine['queue']}/arrivals",
+                                json=EXAMPLES["postArrival"][0]), 403, "forbidden")
+    for kind, cid in mine.items():
+        route = "/v1/reservations/" if kind == "reservation" else "/v1/clusters/"
+        assert ok(owner_a.get(route + cid))["version"] == 0, kind
+    assert a_key in [k["id"] for k in ok(owner_a.get("/v1/keys"))["items"]]
+
+
+def ok(r) -> dict:
+    assert r.status_code in (200, 201), r.text
+    return r.json()

@@ -60,10 +60,13 @@ SentBody = Annotated[Any, Depends(get_sent_body)]
 
 def require_cluster(request: Request, principal: Principal, cluster_id: str, scope: str,
                     families: tuple[Family[Any], ...] | None = None) -> Family[Any]:
-    """The cluster's family, once the key may use ``scope`` on it (403 otherwise; 404 if
-    there is no such cluster or stream) and the route serves its family: the families whose
-    declared routers hold this route, or ``families`` for the collection's own routes. A
-    cluster of another family is a 409 ``wrong_cluster_kind`` naming its kind and routes.
+    """The cluster's family, once the key may use ``scope`` on it and the route serves its
+    family: the families whose declared routers hold this route, or ``families`` for the
+    collection's own routes. No such cluster or stream, or another owner's: 404
+    ``cluster_not_found``, the same answer for both. The owner's own cluster: 403 without the
+    scope (or outside a write key's limit), and 409 ``wrong_cluster_kind`` naming its kind and
+    routes when the route does not serve it; both come after the owner check, so neither is
+    reachable across owners.
 
     With auth disabled (local development) every cluster is open, whoever created it.
     """
