@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The embedded default: a SQLite file in the working directory, so `headroom serve` runs on a
@@ -59,6 +59,10 @@ class Settings(BaseSettings):
     auth_disabled: bool = False
     # How long a process trusts a key it has checked (revocation takes effect within this).
     auth_cache_seconds: float = Field(5.0, ge=0, le=300)
+    # Set: /metrics answers only `Authorization: Bearer <this>` and carries the per-cluster
+    # series (labelled by cluster id, of every owner). Unset (or empty): /metrics is open and
+    # exports aggregates only. docs/operations.md, "Observe".
+    metrics_token: SecretStr | None = None
 
     @field_validator("database_url")
     @classmethod
@@ -68,6 +72,13 @@ class Settings(BaseSettings):
             if v.startswith(prefix):
                 return "postgresql+psycopg://" + v[len(prefix):]
         return v
+
+    @field_validator("metrics_token")
+    @classmethod
+    def _metrics_token(cls, v: SecretStr | None) -> SecretStr | None:
+        # An empty variable (compose's ${VAR:-}) means unset. No other check: a refusal's
+        # message would quote the value.
+        return v if v is not None and v.get_secret_value() else None
 
     @property
     def is_sqlite(self) -> bool:

@@ -33,6 +33,16 @@ class Unauthorized(HeadroomError):
         super().__init__(detail, headers={"WWW-Authenticate": 'Bearer realm="headroom"'})
 
 
+class MetricsUnauthorized(Unauthorized):
+    """/metrics without the scrape token (HEADROOM_METRICS_TOKEN)."""
+
+    title = "Missing or invalid metrics token"
+
+    def __init__(self, detail: str):
+        HeadroomError.__init__(self, detail, headers={
+            "WWW-Authenticate": 'Bearer realm="headroom-metrics"'})
+
+
 class Forbidden(HeadroomError):
     status, code, title = 403, "forbidden", "Not allowed for this API key"
 

@@ -13,9 +13,10 @@ stale, never double counted). The directory is emptied at each server start.
 
 Without the variable (one worker, tests) each ``Metrics`` keeps its own registry in memory.
 
-Cardinality: per-cluster gauges (queue length, scale-out failure ratio and SLA, reservation
-violation ratio and epsilon) are labelled by cluster id, for at most ``MAX_LABELLED_CLUSTERS``
-clusters per process (the first seen; later ones are counted in
+Per-cluster gauges (queue length, scale-out failure ratio and SLA, reservation violation ratio
+and epsilon, ...) are labelled by cluster id, which is every owner's; they exist only with
+``per_cluster`` (the server sets it when HEADROOM_METRICS_TOKEN guards /metrics).
+Cardinality: they are labelled for at most ``MAX_LABELLED_CLUSTERS`` clusters per process (the first seen; later ones are counted in
 ``headroom_metrics_clusters_unlabelled_total`` instead); a deleted cluster's series lasts until
 the server restarts. Every other label has a bounded vocabulary (routes, kinds, codes).
 """
@@ -56,7 +57,13 @@ def multiprocess_dir() -> str | None:
 
 
 class Metrics:
-    def __init__(self) -> None:
+    """``per_cluster``: also the gauges labelled by cluster (or stream) id. They name every
+    owner's clusters, so the service turns them on only when /metrics needs a token
+    (HEADROOM_METRICS_TOKEN); off, they are neither kept nor exported and a decision skips
+    their update."""
+
+    def __init__(self, per_cluster: bool = False) -> None:
+        self.per_cluster = per_cluster
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
         self.requests = Counter(
@@ -79,10 +86,6 @@ class Metrics:
         self.migrations_skipped = Counter(
             "headroom_migrations_skipped", "Migrations DRA would have made but its "
             "migration_budget had no token for.", registry=r)
-        self.migrations_per_departure = Gauge(
-            "headroom_migrations_per_departure", "A DRA cluster's migrations per departure "
-            "since its engine's counts began (its creation, or a snapshot taken before the "
-            "count existed).", ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.group_size = Histogram(
             "headroom_group_commit_size", "Decisions committed per transaction (group commit).",
             buckets=GROUP_BUCKETS, registry=r)
@@ -103,6 +106,14 @@ class Metrics:
             "headroom_tick_lag_seconds", "Duration of the tick loop's last pass over the "
             "wall-clock clusters: how much later than the interval a cluster may be ticked.",
             registry=r, multiprocess_mode="max")
+        if per_cluster:
+            self._cluster_series(r)
+
+    def _cluster_series(self, r: CollectorRegistry) -> None:
+        self.migrations_per_departure = Gauge(
+            "headroom_migrations_per_departure", "A DRA cluster's migrations per departure "
+            "since its engine's counts began (its creation, or a snapshot taken before the "
+            "count existed).", ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.queue_length = Gauge(
             "headroom_queue_length", "Jobs waiting in a queued cluster, after its last decision.",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
@@ -177,7 +188,7 @@ class Metrics:
                 self.migrate_answers.inc()
             if (response.get("details") or {}).get("migration_skipped"):
                 self.migrations_skipped.inc()
-        if item is not None and self._may_label(cluster.id):
+        if self.per_cluster and item is not None and self._may_label(cluster.id):
             self._cluster_gauges(cluster.id, item.engine, rows[-1]["response"])
 
     def catch_up(self, replayed: int, full_load: bool) -> None:

@@ -6,6 +6,17 @@ import uuid
 from functools import cache
 from typing import Any
 
+# A scrape token for tests that read the per-cluster series of /metrics (app/metrics.py:
+# they exist only where HEADROOM_METRICS_TOKEN is set).
+METRICS_TOKEN = "test-scrape-token-0123456789"
+
+
+def scrape(client) -> str:
+    """/metrics as Prometheus reads it from a server with METRICS_TOKEN."""
+    r = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    assert r.status_code == 200, r.text
+    return r.text
+
 
 def cluster_spec(name: str | None = None, policy: dict[str, Any] | None = None,
                  servers: int = 4, **overrides: Any) -> dict[str, Any]:

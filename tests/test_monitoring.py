@@ -11,16 +11,24 @@ from pathlib import Path
 
 import pytest
 import yaml
+from fastapi.testclient import TestClient
 
 from app.config import Settings
 from app.main import create_app
 from tests.conftest import IN_CI, admin_client
-from tests.helpers import cluster_spec, create_cluster
+from tests.helpers import (
+    METRICS_TOKEN,
+    assert_problem,
+    cluster_spec,
+    create_cluster,
+    scrape,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "deploy" / "prometheus" / "alerts.yml"
 RULE_TESTS = ROOT / "deploy" / "prometheus" / "alerts_test.yml"
 DASHBOARD = ROOT / "deploy" / "grafana" / "headroom.json"
+SCRAPE = ROOT / "deploy" / "prometheus" / "prometheus.yml"
 PENDING_GROUP = "headroom-pending-metrics"
 # Series Prometheus writes itself for every target, never in an exporter's /metrics.
 SCRAPE_SERIES = {"up"}
@@ -82,8 +90,10 @@ def test_grafana_dashboard_is_well_formed():
 
 @pytest.fixture
 def exported(sqlite_url) -> set[str]:
-    """Sample names of /metrics after a few decisions, a refusal and an error have passed."""
-    app = create_app(Settings(database_url=sqlite_url), configure_logs=False)
+    """Sample names of /metrics after a few decisions, a refusal and an error have passed, as
+    the deployments the rules are for scrape it (with the token: per-cluster series too)."""
+    app = create_app(Settings(database_url=sqlite_url, metrics_token=METRICS_TOKEN),
+                     configure_logs=False)
     with admin_client(app) as c:
         cid = create_cluster(c, servers=1)["id"]
         for i, job_type in enumerate(["large", "large", "ghost"]):  # placed, rejected, 404
@@ -107,7 +117,7 @@ def exported(sqlite_url) -> set[str]:
             "policy": {"kind": "thor"}}))["id"]
         ok(c.post(f"/v1/reservations/{rid}/observations",
                   json={"event_id": "p0", "period": 0, "demand": {"cpu": 3}}))
-        text = c.get("/metrics").text
+        text = scrape(c)
     return {line.split("{")[0].split(" ")[0] for line in text.splitlines()
             if line and not line.startswith("#")}
 
@@ -145,7 +155,8 @@ def _samples(text: str) -> dict[tuple[str, frozenset], float]:
 
 
 def test_metrics_count_what_operators_graph(sqlite_url):
-    app = create_app(Settings(database_url=sqlite_url), configure_logs=False)
+    app = create_app(Settings(database_url=sqlite_url, metrics_token=METRICS_TOKEN),
+                     configure_logs=False)
     with admin_client(app) as c:
         cid = create_cluster(c, servers=1)["id"]
         events = [{"kind": "arrival", "event_id": f"e{i}", "job_id": f"j{i}", "job_type": "large"}
@@ -157,7 +168,7 @@ def test_metrics_count_what_operators_graph(sqlite_url):
         # Period 0 reserves nothing yet (no `initial`): a violation; period 1 may not be.
         ok(c.post(f"/v1/reservations/{rid}/observations",
                   json={"event_id": "p0", "period": 0, "demand": {"cpu": 3}}))
-        got = _samples(c.get("/metrics").text)
+        got = _samples(scrape(c))
     decided = {dict(k[1])["outcome"]: v for k, v in got.items()
                if k[0] == "headroom_decisions_total" and dict(k[1])["event"] == "arrival"}
     assert sum(decided.values()) == 3 and set(decided) == {"placed", "rejected"}
@@ -182,3 +193,66 @@ def test_a_server_start_empties_the_multiprocess_dir_of_stale_files(tmp_path):
     (tmp_path / "keep.txt").write_text("not ours")
     prepare_multiprocess_dir(str(tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
+
+
+def _per_cluster_names() -> set[str]:
+    from app.metrics import Metrics
+
+    on, off = Metrics(per_cluster=True), Metrics()
+    return ({m.name for m in on.registry.collect()} - {m.name for m in off.registry.collect()})
+
+
+def test_without_a_token_metrics_are_open_and_name_no_cluster(sqlite_url):
+    """Unset HEADROOM_METRICS_TOKEN: anyone who reaches the port may scrape, so the series
+    labelled by (every owner's) cluster ids are neither kept nor exported; aggregates are."""
+    app = create_app(Settings(database_url=sqlite_url), configure_logs=False)
+    with admin_client(app) as c:
+        cid = create_cluster(c, servers=1)["id"]
+        queued = create_cluster(c, policy={"kind": "best_fit_queue", "clock": "client"})["id"]
+        ok(c.post(f"/v1/clusters/{queued}/arrivals", json={
+            "event_id": "q", "job_id": "q", "job_type": "small", "at": 0.0}))
+        ok(c.post(f"/v1/clusters/{cid}/arrivals",
+                  json={"event_id": "e", "job_id": "j", "job_type": "large"}))
+        r = TestClient(app).get("/metrics")  # no key, no token
+    assert r.status_code == 200
+    assert cid not in r.text and queued not in r.text
+    names = {s for s in (line.split("{")[0].split(" ")[0] for line in r.text.splitlines()
+                         if line and not line.startswith("#"))}
+    assert "headroom_decisions_total" in names
+    per_cluster = _per_cluster_names()
+    assert "headroom_queue_length" in per_cluster and not per_cluster & {
+        n.removesuffix("_total") for n in names}
+
+
+@pytest.mark.parametrize("header", [None, "Bearer wrong-token-wrong-token", "Basic dXNlcjpw",
+                                    f"Bearer {METRICS_TOKEN}x", f"bearer{METRICS_TOKEN}"])
+def test_with_a_token_metrics_need_it_and_carry_the_clusters(sqlite_url, header):
+    app = create_app(Settings(database_url=sqlite_url, metrics_token=METRICS_TOKEN),
+                     configure_logs=False)
+    with admin_client(app) as c:
+        queued = create_cluster(c, policy={"kind": "best_fit_queue", "clock": "client"})["id"]
+        ok(c.post(f"/v1/clusters/{queued}/arrivals", json={
+            "event_id": "q", "job_id": "q", "job_type": "small", "at": 0.0}))
+        refused = TestClient(app).get(
+            "/metrics", headers={"Authorization": header} if header else {})
+        body = assert_problem(refused, 401, "unauthorized")
+        assert refused.headers["www-authenticate"] == 'Bearer realm="headroom-metrics"'
+        assert METRICS_TOKEN not in refused.text and queued not in refused.text, body
+        assert_problem(c.get("/metrics"), 401)  # an API key, even an admin's, is no token
+        got = _samples(scrape(TestClient(app)))
+    assert got[("headroom_queue_length", frozenset({("cluster", queued)}))] == 0.0
+
+
+def test_the_token_is_never_shown_by_the_settings():
+    settings = Settings(database_url="sqlite://", metrics_token=METRICS_TOKEN)
+    assert METRICS_TOKEN not in repr(settings) and METRICS_TOKEN not in str(settings)
+    assert Settings(database_url="sqlite://", metrics_token="").metrics_token is None
+
+
+def test_the_prometheus_scrape_config_is_valid_and_sends_the_token():
+    config = yaml.safe_load(SCRAPE.read_text())
+    [job] = [j for j in config["scrape_configs"] if j["job_name"] == "headroom"]
+    assert job["authorization"]["credentials_file"], job  # Bearer is the default type
+    assert job["metrics_path"] == "/metrics"
+    assert "alerts.yml" in config["rule_files"]
+    _run("check", "config", "--syntax-only", str(SCRAPE))

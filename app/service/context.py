@@ -43,7 +43,9 @@ class ServiceContext:
     @classmethod
     def from_settings(cls, settings: Settings, families: FamilyRegistry | None = None
                       ) -> ServiceContext:
-        db, metrics = make_engine(settings), Metrics()
+        db = make_engine(settings)
+        # Per-cluster series only where a token keeps them from anyone who can reach the port.
+        metrics = Metrics(per_cluster=settings.metrics_token is not None)
         return cls(settings=settings, db=db, sessions=make_sessionmaker(db),
                    engines=EngineCache(settings.engine_cache_size, metrics,
                                        verify_every=settings.catch_up_verify_every),

@@ -6,12 +6,25 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from sqlalchemy import select, update
 
 from app.main import create_app
 from app.store.models import Cluster, Event
-from tests.conftest import admin_client
-from tests.helpers import assert_problem, cluster_spec, create_cluster
+from tests.conftest import admin_client, make_settings
+from tests.helpers import (
+    METRICS_TOKEN,
+    assert_problem,
+    cluster_spec,
+    create_cluster,
+    scrape,
+)
+
+
+@pytest.fixture
+def app(db_url):
+    """This module reads per-cluster series, which exist behind the scrape token only."""
+    return create_app(make_settings(db_url, metrics_token=METRICS_TOKEN), configure_logs=False)
 
 
 def run_churn(client, cid, n=60, seed=2, at=None):
@@ -64,7 +77,7 @@ def test_departures_report_migrations_per_departure_everywhere(client):
     state = client.get(f"/v1/clusters/{cid}/state").json()
     assert state["migration_tally"]["migrations_per_departure"] == \
         last["migrations_per_departure"]
-    text = client.get("/metrics").text
+    text = scrape(client)
     assert f'headroom_migrations_per_departure{{cluster="{cid}"}} ' \
         f'{last["migrations_per_departure"]}' in text
 

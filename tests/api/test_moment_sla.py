@@ -10,10 +10,16 @@ import pytest
 
 from app.main import create_app
 from app.policies.moments.sla import CALIBRATED_SIZED, table_threshold
-from tests.conftest import admin_client
-from tests.helpers import assert_problem
+from tests.conftest import admin_client, make_settings
+from tests.helpers import METRICS_TOKEN, assert_problem, scrape
 
 KINDS = ("threshold", "first_moment", "second_moment")
+
+
+@pytest.fixture
+def app(db_url):
+    """This module reads per-cluster series, which exist behind the scrape token only."""
+    return create_app(make_settings(db_url, metrics_token=METRICS_TOKEN), configure_logs=False)
 
 
 def create(client, capacity, kind, sla=1e-4, name=None, **policy):
@@ -321,7 +327,7 @@ def test_state_says_which_growth_the_threshold_was_calibrated_for(client):
     assert fm["calibrated_lambda_factors"] == [1.0] and fm["beyond_calibration"] is False
     _, off = state(2000, "second_moment", learn_prior=False)  # and no gauge, below
     assert off is None
-    got = _samples(client.get("/metrics").text)
+    got = _samples(scrape(client))
     ratio = {dict(k[1])["cluster"]: v for k, v in got.items()
              if k[0] == "headroom_scale_out_growth_calibration_ratio"}
     assert ratio == {two: 1.0, five: 1.0}
@@ -369,7 +375,7 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     state = client.get(f"/v1/clusters/{cid}/state").json()
     calm = client.get(f"/v1/clusters/{quiet}/state").json()["outgrowing"]
     assert calm["count"] == 0 and calm["largest_expected_share"] < 0.5
-    got = _samples(client.get("/metrics").text)
+    got = _samples(scrape(client))
     assert got[("headroom_scale_out_migrate_answers_total", frozenset())] == 1  # not the replay
     share = {dict(k[1])["cluster"]: v for k, v in got.items()
              if k[0] == "headroom_scale_out_largest_deployment_share"}
@@ -456,7 +462,7 @@ def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_mi
     assert out.get("overflow_line_share", out["expected_cluster_share"]) >= out["expected_cluster_share"]
     from tests.test_monitoring import _samples
 
-    got = _samples(client.get("/metrics").text)  # the gauge the overflow alert reads: the line
+    got = _samples(scrape(client))  # the gauge the overflow alert reads: the line
     assert got[("headroom_scale_out_overflow_line_share", frozenset({("cluster", cid)}))] == (
         out.get("overflow_line_share", out["expected_cluster_share"]))
     again = client.post(f"{base}/{largest}/scale-outs", json=sent[largest]).json()

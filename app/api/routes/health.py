@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+import hashlib
+import hmac
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
 from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 
 from app.api.routes.deps import Ctx
+from app.errors import MetricsUnauthorized
 from app.store.migrate import is_at_head
 
 router = APIRouter(tags=["health"])
@@ -34,7 +40,25 @@ def readyz(ctx: Ctx) -> JSONResponse:
     return JSONResponse(body, status_code=200 if at_head else 503)
 
 
+_scrape_token = HTTPBearer(auto_error=False, scheme_name="metricsToken",
+                           description="HEADROOM_METRICS_TOKEN, when the server sets one, "
+                                       "sent as `Authorization: Bearer <token>`.")
+
+
 @router.get("/metrics", operation_id="metrics", response_class=PlainTextResponse,
-            summary="Prometheus metrics, summed over the server's worker processes")
-def metrics(ctx: Ctx) -> PlainTextResponse:
+            summary="Prometheus metrics, summed over the server's worker processes",
+            responses={401: {"description": "HEADROOM_METRICS_TOKEN is set and the request "
+                                            "does not carry it (application/problem+json)"}})
+def metrics(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                             Depends(_scrape_token)]) -> PlainTextResponse:
+    """Open, with aggregates only, unless HEADROOM_METRICS_TOKEN is set: then only a scrape
+    carrying it, and with the per-cluster series (labelled by every owner's cluster ids)."""
+    token = ctx.settings.metrics_token
+    if token is not None:
+        sent = credentials.credentials if credentials is not None else ""
+        # Digests of equal length, so the comparison's time says nothing about the token.
+        if not hmac.compare_digest(hashlib.sha256(sent.encode()).digest(),
+                                   hashlib.sha256(token.get_secret_value().encode()).digest()):
+            raise MetricsUnauthorized("this server's /metrics needs its scrape token as "
+                                      "'Authorization: Bearer <HEADROOM_METRICS_TOKEN>'")
     return PlainTextResponse(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
