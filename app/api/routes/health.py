@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CONTENT_TYPE_LATEST
 from sqlalchemy import text
 
+from app.api.problems import PROBLEM_JSON
 from app.api.routes.deps import Ctx
 from app.errors import MetricsUnauthorized
 from app.store.migrate import is_at_head
@@ -48,7 +49,9 @@ _scrape_token = HTTPBearer(auto_error=False, scheme_name="metricsToken",
 @router.get("/metrics", operation_id="metrics", response_class=PlainTextResponse,
             summary="Prometheus metrics, summed over the server's worker processes",
             responses={401: {"description": "HEADROOM_METRICS_TOKEN is set and the request "
-                                            "does not carry it (application/problem+json)"}})
+                                            "does not carry it",
+                             "content": {PROBLEM_JSON: {"schema": {
+                                 "$ref": "#/components/schemas/Problem"}}}}})
 def metrics(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCredentials | None,
                                              Depends(_scrape_token)]) -> PlainTextResponse:
     """Open, with aggregates only, unless HEADROOM_METRICS_TOKEN is set: then only a scrape
