@@ -5,6 +5,7 @@ import httpx
 
 from ... import errors
 from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
 from ...types import Response
 
 
@@ -18,10 +19,15 @@ def _get_kwargs() -> dict[str, Any]:
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> str | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | str | None:
     if response.status_code == 200:
         response_200 = response.text
         return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
 
     if client.raise_on_unexpected_status:
         raise errors.UnexpectedStatus(response.status_code, response.content)
@@ -29,7 +35,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[str]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | str]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -40,16 +46,19 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[str]:
+    client: AuthenticatedClient,
+) -> Response[Problem | str]:
     """Prometheus metrics, summed over the server's worker processes
+
+     Open, with aggregates only, unless HEADROOM_METRICS_TOKEN is set: then only a scrape
+    carrying it, and with the per-cluster series (labelled by every owner's cluster ids).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[str]
+        Response[Problem | str]
     """
 
     kwargs = _get_kwargs()
@@ -63,16 +72,19 @@ def sync_detailed(
 
 def sync(
     *,
-    client: AuthenticatedClient | Client,
-) -> str | None:
+    client: AuthenticatedClient,
+) -> Problem | str | None:
     """Prometheus metrics, summed over the server's worker processes
+
+     Open, with aggregates only, unless HEADROOM_METRICS_TOKEN is set: then only a scrape
+    carrying it, and with the per-cluster series (labelled by every owner's cluster ids).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        str
+        Problem | str
     """
 
     return sync_detailed(
@@ -82,16 +94,19 @@ def sync(
 
 async def asyncio_detailed(
     *,
-    client: AuthenticatedClient | Client,
-) -> Response[str]:
+    client: AuthenticatedClient,
+) -> Response[Problem | str]:
     """Prometheus metrics, summed over the server's worker processes
+
+     Open, with aggregates only, unless HEADROOM_METRICS_TOKEN is set: then only a scrape
+    carrying it, and with the per-cluster series (labelled by every owner's cluster ids).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[str]
+        Response[Problem | str]
     """
 
     kwargs = _get_kwargs()
@@ -103,16 +118,19 @@ async def asyncio_detailed(
 
 async def asyncio(
     *,
-    client: AuthenticatedClient | Client,
-) -> str | None:
+    client: AuthenticatedClient,
+) -> Problem | str | None:
     """Prometheus metrics, summed over the server's worker processes
+
+     Open, with aggregates only, unless HEADROOM_METRICS_TOKEN is set: then only a scrape
+    carrying it, and with the per-cluster series (labelled by every owner's cluster ids).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        str
+        Problem | str
     """
 
     return (
