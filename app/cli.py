@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.config import DEFAULT_DATABASE_URL, get_settings
+from app.config import DEFAULT_DATABASE_URL, Settings, get_settings
 
 if TYPE_CHECKING:
     from app.service.context import ServiceContext
@@ -47,9 +47,10 @@ def _serve(args: argparse.Namespace) -> int:
     else:
         print("headroom: every /v1 request needs an API key; create one with "
               "`headroom keys create --scope admin`", file=sys.stderr)
+    workers = args.workers or settings.workers
+    print(f"headroom: {_limits_line(settings, workers)}", file=sys.stderr)
     # Worker processes build the app from the same environment.
     os.environ.setdefault("HEADROOM_DATABASE_URL", settings.database_url)
-    workers = args.workers or settings.workers
     with _metrics_dir(workers):
         uvicorn.run("app.main:create_app", factory=True,
                     host=args.host or settings.host, port=args.port or settings.port,
@@ -57,6 +58,18 @@ def _serve(args: argparse.Namespace) -> int:
                     access_log=False, proxy_headers=True,
                     ssl_certfile=settings.tls_certfile, ssl_keyfile=settings.tls_keyfile)
     return 0
+
+
+def _limits_line(settings: Settings, workers: int) -> str:
+    """The request limits in force, as docs/operations.md ("Request limits") states them."""
+    parts = [f"{settings.key_requests_per_second} requests/s per key",
+             f"{settings.owner_requests_per_second} requests/s per owner",
+             f"{settings.owner_expensive_in_flight} expensive requests in flight per owner"]
+    on = [p for p in parts if not p.startswith("0 ")]
+    if not on:
+        return "request limits off (HEADROOM_KEY_REQUESTS_PER_SECOND and the others)"
+    each = f"each of the {workers} worker processes" if workers > 1 else "the process"
+    return f"request limits, enforced by {each}: {', '.join(on)}"
 
 
 @contextlib.contextmanager

@@ -5,12 +5,20 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 # The embedded default: a SQLite file in the working directory, so `headroom serve` runs on a
 # machine with no database server. Production uses postgresql+psycopg://...
 DEFAULT_DATABASE_URL = "sqlite:///./headroom.db"
+
+# The request limits on Postgres when none is set (docs/operations.md, "Request limits"); the
+# embedded SQLite default, one newcomer on one machine, has none. Each is per process.
+POSTGRES_LIMITS = {"key_requests_per_second": 100, "owner_requests_per_second": 200,
+                   "owner_expensive_in_flight": 4}
+# The environment that turns every request limit off: for the benchmarks' and the test suite's
+# own servers, whose clients send what no orchestrator does.
+LIMITS_OFF_ENV = {f"HEADROOM_{name.upper()}": "0" for name in POSTGRES_LIMITS}
 
 
 class Settings(BaseSettings):
@@ -64,6 +72,14 @@ class Settings(BaseSettings):
     # exports aggregates only. docs/operations.md, "Observe".
     metrics_token: SecretStr | None = None
 
+    # Request limits, each per process (docs/operations.md, "Request limits"); 0 turns one off,
+    # unset takes POSTGRES_LIMITS on Postgres and 0 on SQLite. Requests per second of one key,
+    # and of all the keys of one owner; an owner's expensive requests (declarations, dry runs,
+    # batches, the Kubernetes extender's filter and prioritize) in flight at once.
+    key_requests_per_second: int | None = Field(None, ge=0, le=1_000_000)
+    owner_requests_per_second: int | None = Field(None, ge=0, le=1_000_000)
+    owner_expensive_in_flight: int | None = Field(None, ge=0, le=10_000)
+
     @field_validator("database_url")
     @classmethod
     def _normalise_database_url(cls, v: str) -> str:
@@ -79,6 +95,13 @@ class Settings(BaseSettings):
         # An empty variable (compose's ${VAR:-}) means unset. No other check: a refusal's
         # message would quote the value.
         return v if v is not None and v.get_secret_value() else None
+
+    @model_validator(mode="after")
+    def _default_limits(self) -> Settings:
+        for name, on_postgres in POSTGRES_LIMITS.items():
+            if getattr(self, name) is None:
+                setattr(self, name, 0 if self.is_sqlite else on_postgres)
+        return self
 
     @property
     def is_sqlite(self) -> bool:

@@ -95,6 +95,22 @@ class PayloadTooLarge(HeadroomError):
     status, code, title = 413, "payload_too_large", "Request body too large"
 
 
+class RateLimited(HeadroomError):
+    """A request limit refused the request before anything was done (docs/operations.md,
+    "Request limits"): the same request may be sent again after ``Retry-After`` seconds."""
+
+    status, code, title = 429, "rate_limited", "Too many requests"
+
+    def __init__(self, detail: str, retry_after: int):
+        super().__init__(detail, headers={"Retry-After": str(retry_after)})
+
+
+class ConcurrencyLimited(RateLimited):
+    """The owner has as many expensive requests in flight as a process allows."""
+
+    code, title = "concurrency_limited", "Too many expensive requests in flight"
+
+
 class Busy(HeadroomError):
     status, code, title = 503, "cluster_busy", "Cluster is busy, retry"
 

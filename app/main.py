@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from app import __version__, dashboard, tracing
 from app.api import problems
 from app.api.middleware import RequestContextMiddleware
 from app.api.routes import clusters, health, keys
+from app.api.throttle import RequestLimitMiddleware, RequestLimits
 from app.config import Settings, get_settings
 from app.families.registry import REGISTRY
 from app.logs import configure_logging
@@ -58,9 +60,11 @@ def _add_redoc(app: FastAPI) -> None:
 
 
 def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
-               span_exporter: SpanExporter | None = None) -> FastAPI:
+               span_exporter: SpanExporter | None = None,
+               limits_clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The application; ``span_exporter`` turns tracing on with that exporter whatever the
-    ``OTEL_*`` environment says (see app/tracing.py)."""
+    ``OTEL_*`` environment says (see app/tracing.py); ``limits_clock`` is what the request
+    limits read the time from (seconds; tests pass their own)."""
     settings = settings or get_settings()
     if configure_logs:
         configure_logging(settings.log_level)
@@ -104,6 +108,12 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
         app.include_router(router)
     app.include_router(keys.router)
     dashboard.install(app)
+    limits = RequestLimits(settings.key_requests_per_second or 0,
+                           settings.owner_requests_per_second or 0,
+                           settings.owner_expensive_in_flight or 0, limits_clock)
+    app.state.limits = limits
+    if limits.on:  # added first, so it runs inside the request context, before routing
+        app.add_middleware(RequestLimitMiddleware, ctx=ctx, metrics=ctx.metrics, limits=limits)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,
                        max_body_bytes=settings.max_body_bytes)
     return app

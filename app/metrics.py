@@ -72,6 +72,10 @@ class Metrics:
         self.latency = Histogram(
             "headroom_http_request_duration_seconds", "Request latency by route.",
             ["method", "route"], buckets=BUCKETS, registry=r)
+        self.refused = Counter(
+            "headroom_requests_refused",
+            "Requests a request limit answered with 429, by the limit: key_rate, owner_rate "
+            "or owner_concurrency (app/api/throttle.py).", ["reason"], registry=r)
         self.decisions = Counter(
             "headroom_decisions",
             "Committed decisions by policy kind, event kind, outcome and reason code.",

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import httpx
 
+from app.config import LIMITS_OFF_ENV
+
 ROOT = Path(__file__).resolve().parents[1]
 READY_SECONDS = 120
 
@@ -37,7 +39,9 @@ class LiveServer:
             ssl.create_default_context(cafile=str(ca_file)) if ca_file else True
         self.cmd = [*headroom, "serve", "--port", str(self.port),
                     "--workers", str(workers), *extra_args]
-        merged = {**os.environ, "HEADROOM_DATABASE_URL": database_url,
+        # The request limits are off unless ``env`` sets them (docs/operations.md, "Request
+        # limits").
+        merged = {**os.environ, **LIMITS_OFF_ENV, "HEADROOM_DATABASE_URL": database_url,
                   "HEADROOM_LOG_LEVEL": "warning", **(env or {})}
         self.env = {k: v for k, v in merged.items() if v is not None}
         self.cwd = cwd

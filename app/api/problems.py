@@ -52,6 +52,10 @@ STATUS_DESCRIPTIONS = {
     412: "If-Match does not match the current generation",
     413: "Request body too large",
     422: "Invalid request; `errors` names each offending field",
+    429: "A request limit refused the request before anything was done: too many requests "
+         "per second from this key or its owner (rate_limited), or too many of the owner's "
+         "expensive requests in flight (concurrency_limited); send it again after "
+         "`Retry-After` seconds",
     503: "The cluster is locked too long by another request, or the database is unreachable; "
          "retrying with the same event_id is safe",
 }
@@ -102,7 +106,9 @@ def document_problems(app: FastAPI) -> None:
             if not url.startswith("/v1/"):
                 continue  # probes answer plain JSON, e.g. /readyz's 503
             for op in path.values():
-                for status, resp in op.get("responses", {}).items():
+                # The request limits may refuse any /v1 request (app/api/throttle.py).
+                op["responses"] = _with_status(op.get("responses", {}), "429")
+                for status, resp in op["responses"].items():
                     if status[0] in "45":
                         resp["content"] = {"application/problem+json": {"schema": ref}}
                         resp["description"] = STATUS_DESCRIPTIONS.get(int(status),
@@ -111,6 +117,15 @@ def document_problems(app: FastAPI) -> None:
         return doc
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _with_status(responses: dict[str, Any], status: str) -> dict[str, Any]:
+    """``responses`` with ``status`` among them, in order of status."""
+    if status in responses:
+        return responses
+    items = list(responses.items())
+    at = next((i for i, (s, _) in enumerate(items) if s > status), len(items))
+    return dict([*items[:at], (status, {}), *items[at:]])
 
 
 def field_path(loc: tuple[Any, ...], body: Any = None, err_type: str = "") -> str:

@@ -27,6 +27,7 @@ import numpy as np
 
 from app.bench.rawhttp import RawConnection
 from app.bench.workload import VM_TYPES, cluster_spec
+from app.config import LIMITS_OFF_ENV
 
 MODES = ("single", "batch")
 
@@ -167,11 +168,14 @@ def _free_port() -> int:
 
 
 def start_server(database_url: str, workers: int, command: list[str] | None = None,
-                 ready_path: str = "/readyz") -> tuple[subprocess.Popen, str]:
+                 ready_path: str = "/readyz", env: dict[str, str] | None = None
+                 ) -> tuple[subprocess.Popen, str]:
     """``headroom serve`` (or ``command``, given ``--port PORT``) as a child process on a free
-    port; returns once ``ready_path`` answers 200."""
+    port; returns once ``ready_path`` answers 200. The request limits are off unless the
+    environment or ``env`` sets them: a benchmark's clients are no tenant's neighbours."""
     port = _free_port()
-    env = {**os.environ, "HEADROOM_DATABASE_URL": database_url, "HEADROOM_LOG_LEVEL": "warning"}
+    env = {**LIMITS_OFF_ENV, **os.environ, "HEADROOM_DATABASE_URL": database_url,
+           "HEADROOM_LOG_LEVEL": "warning", **(env or {})}
     argv = command or [sys.executable, "-m", "app.cli", "serve", "--workers", str(workers),
                        "--migrate"]
     proc = subprocess.Popen([*argv, "--port", str(port)], env=env, start_new_session=True)

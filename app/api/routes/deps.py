@@ -9,9 +9,10 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.schemas.common import CLIENT_ID_PATTERN
+from app.api.throttle import authenticated
 from app.errors import Unprocessable, WrongClusterKind
 from app.families.base import Family
-from app.service.auth import Principal, authenticate, cluster_owner
+from app.service.auth import Principal, cluster_owner
 from app.service.context import ServiceContext
 
 
@@ -30,9 +31,11 @@ _bearer = HTTPBearer(auto_error=False, scheme_name="apiKey",
                                  "`Authorization: Bearer hr_...`.")
 
 
-async def get_principal(ctx: Ctx, credentials: Annotated[HTTPAuthorizationCredentials | None,
-                                                          Depends(_bearer)]) -> Principal:
-    return authenticate(ctx, credentials.credentials if credentials else None)
+async def get_principal(request: Request, ctx: Ctx,
+                        credentials: Annotated[HTTPAuthorizationCredentials | None,
+                                               Depends(_bearer)]) -> Principal:
+    # Once per request: the request limits may have authenticated this key already.
+    return authenticated(request.scope, ctx, credentials.credentials if credentials else None)
 
 
 Auth = Annotated[Principal, Depends(get_principal)]

@@ -29,10 +29,11 @@ from app.api.schemas.kubernetes import (
     HostPriority,
     NodeList,
 )
+from app.api.throttle import authenticated
 from app.errors import Unprocessable
 from app.kubernetes.apiserver import ApiServer, KubernetesApiServer
 from app.service import admission, extender
-from app.service.auth import Principal, authenticate
+from app.service.auth import Principal
 
 extender_router = APIRouter(tags=["kubernetes"],
                             responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -43,9 +44,9 @@ HEADER = "/v1/clusters/{cluster_id}/kubernetes"
 KEYED = "/v1/kubernetes/{api_key}/clusters/{cluster_id}"
 
 
-async def _path_principal(ctx: Ctx, api_key: Annotated[str, Path(
+async def _path_principal(request: Request, ctx: Ctx, api_key: Annotated[str, Path(
         description="An API key, for clients that cannot send headers.")]) -> Principal:
-    return authenticate(ctx, api_key)
+    return authenticated(request.scope, ctx, api_key)
 
 
 PathAuth = Annotated[Principal, Depends(_path_principal)]

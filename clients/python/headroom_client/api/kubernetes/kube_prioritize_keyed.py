@@ -84,6 +84,11 @@ def _parse_response(
 
         return response_422
 
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
     if response.status_code == 503:
         response_503 = Problem.from_dict(response.json())
 
