@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import time
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -194,6 +195,24 @@ def test_queued_cluster_pod_waits_until_headroom_starts_it(server, fake):
         assert _post(c, base + "/bind", bind).json() == {"Error": ""}
         assert fake.bindings[-1]["body"]["metadata"]["uid"] == "waiting-pod"
         assert [e["kind"] for e in _events(c, cid)] == ["arrival", "arrival", "departure"]
+
+
+def test_a_pod_uid_the_extender_takes_is_a_job_rest_can_read_and_end(server, fake):
+    """Over real HTTP (the in-process client decodes a path twice): an id with the characters
+    a path segment must carry percent-encoded is served by GET .../jobs/{id} and departs."""
+    with server.client() as c:
+        cid = _cluster(c, policy={"kind": "first_fit_queue"})
+        for uid in ("a%2Fb?c#d", "%", "~!$&'()*+,;=:@"):
+            args = fixture(SMALL_ARGS)
+            args["Pod"] = copy.deepcopy(args["Pod"])
+            args["Pod"]["metadata"]["uid"] = uid
+            assert _post(c, f"/v1/clusters/{cid}/kubernetes/extender/filter", args).status_code \
+                == 200
+            job = c.get(f"/v1/clusters/{cid}/jobs/{quote(uid, safe='')}")
+            assert job.status_code == 200 and job.json()["job_id"] == uid, job.text
+            gone = c.post(f"/v1/clusters/{cid}/departures",
+                          json={"event_id": f"gone-{uid}", "job_id": uid})
+            assert gone.status_code == 200, gone.text
 
 
 def test_malformed_extender_requests_are_clear_4xx(server, fake):
