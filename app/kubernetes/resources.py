@@ -27,6 +27,10 @@ from pydantic_core import PydanticCustomError
 
 QUANTITY_MAX_CHARS = 64
 MAX_QUANTITY = 2**63 - 1
+# A JSON number is read as a double by most clients and by JSON Schema tools, and the double
+# nearest 2^63-1 is 2^63: a number may be at most the largest double below it, so that the
+# schema's maximum and this check agree.
+MAX_QUANTITY_NUMBER = 2**63 - 1024
 # No sign but "+": a negative quantity is refused with its own message before the grammar.
 QUANTITY_PATTERN = (r"^\+?([0-9]+(\.[0-9]*)?|\.[0-9]+)"
                     r"(Ki|Mi|Gi|Ti|Pi|Ei|[eE][+-]?[0-9]+|[numkMGTPE])?$")
@@ -65,8 +69,11 @@ def parse_quantity(value: Any) -> Decimal:
         amount = _parse_text(value)
     elif isinstance(value, float) and not math.isfinite(value):
         raise BadQuantity("a quantity must be finite")
-    else:  # the float's shortest repr, not its binary expansion: 0.1 is 0.1
-        amount = Decimal(repr(value))
+    elif value > MAX_QUANTITY_NUMBER:
+        raise BadQuantity(f"a quantity given as a number must be at most {MAX_QUANTITY_NUMBER} "
+                          "(the largest double below 2^63); write a larger one as a string")
+    else:  # a float's shortest repr, not its binary expansion: 0.1 is 0.1
+        amount = Decimal(value) if isinstance(value, int) else Decimal(repr(value))
     if amount < 0:
         raise BadQuantity("a quantity must not be negative")
     if amount > _LIMIT:
@@ -109,7 +116,7 @@ def _validated(value: Any) -> Decimal:
 
 QUANTITY_SCHEMA = {
     "anyOf": [{"type": "string", "maxLength": QUANTITY_MAX_CHARS, "pattern": QUANTITY_PATTERN},
-              {"type": "number", "minimum": 0, "maximum": MAX_QUANTITY}],
+              {"type": "number", "minimum": 0, "maximum": MAX_QUANTITY_NUMBER}],
     "description": "A Kubernetes quantity (500m, 2Gi, 1e3, or a number): not negative, at most "
                    "2^63-1, at most 64 characters."}
 Quantity = Annotated[Decimal, PlainValidator(_validated), WithJsonSchema(QUANTITY_SCHEMA)]

@@ -26,7 +26,10 @@ from app.policies.model import ClusterModel, JobType, ServerPool
     ("1.0000000001", Decimal("1.000000001")),
     # The largest quantity, however it is written.
     (str(MAX_QUANTITY), MAX_QUANTITY), ("9223372036854775807e0", MAX_QUANTITY),
-    ("7.99999999Ei", Decimal("7.99999999") * 2**60), (1e18, 10**18)])
+    ("7.99999999Ei", Decimal("7.99999999") * 2**60), (1e18, 10**18),
+    # A JSON number: at most the largest double below 2^63, which the schema says too.
+    # (a float is the decimal its shortest repr writes, as the JSON text said)
+    (2**63 - 1024, 2**63 - 1024), (float(2**63 - 1024), Decimal("9.223372036854775e18"))])
 def test_quantities(text, value):
     assert parse_quantity(text) == value
 
@@ -40,7 +43,7 @@ def test_quantities(text, value):
     "\u0663", "\u00b2", "1\u0660",
     # at most 2^63-1, and at most 64 characters before anything is parsed
     str(MAX_QUANTITY + 1), "8Ei", "1e19", "10E", "1e400", "1e999999999999", 2**63,
-    float(2**63), "9" * 65, "1e" + "9" * 5000, "0." + "0" * 63])
+    float(2**63), 2**63 - 1023, MAX_QUANTITY, "9" * 65, "1e" + "9" * 5000, "0." + "0" * 63])
 def test_bad_quantities(text):
     with pytest.raises(BadQuantity):
         parse_quantity(text)

@@ -44,11 +44,10 @@ NodeNameList = Annotated[list[DnsSubdomain], Field(max_length=MAX_NODES)]
 
 class ExtenderArgs(Upstream):
     """Sent to filter and prioritize: the pod and its candidate nodes (full ``Nodes``, or
-    only ``NodeNames`` when the extender is ``nodeCacheCapable``)."""
+    only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+    required."""
 
     model_config = ConfigDict(json_schema_extra={
-        "anyOf": [{"required": ["Nodes"], "properties": {"Nodes": {"type": "object"}}},
-                  {"required": ["NodeNames"], "properties": {"NodeNames": {"type": "array"}}}],
         "examples": [{
             "Pod": {"metadata": {"name": "web-1", "namespace": "default",
                                  "uid": "6f0c1c1e-0d0e-4f55-9f1e-1b0a5f7c2d11"},
