@@ -78,7 +78,9 @@ def parse_quantity(value: Any) -> Decimal:
         raise BadQuantity("a quantity must not be negative")
     if amount > _LIMIT:
         raise BadQuantity(f"a quantity must be at most 2^63-1 ({MAX_QUANTITY})")
-    return amount.quantize(_NANO, rounding=ROUND_UP, context=_EXACT) if amount else amount
+    if amount.as_tuple().exponent >= -9:  # nano or coarser already: the common case
+        return amount
+    return amount.quantize(_NANO, rounding=ROUND_UP, context=_EXACT)
 
 
 def _parse_text(text: str) -> Decimal:
