@@ -111,7 +111,8 @@ def sync_detailed(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -145,7 +146,8 @@ def sync(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -174,7 +176,8 @@ async def asyncio_detailed(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -206,7 +209,8 @@ async def asyncio(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
