@@ -31,13 +31,14 @@ import logging
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import httpx
+from pydantic import ValidationError
 
-from app.kubernetes.mapping import NoJobType, job_type_for
-from app.kubernetes.resources import BadQuantity, pod_requests
+from app.kubernetes.mapping import NoJobType, job_type_for, requests_of
+from app.kubernetes.objects import PodTemplateSpec
 from app.kubernetes.watcher import controller_parser, headroom_http
 from app.policies.model import ClusterModel, cluster_model
 
@@ -113,11 +114,12 @@ def decide(cluster: HeadroomCluster, workload: Mapping[str, Any]) -> Verdict:
                                        "pods; a node selector pins one pod's node, so each "
                                        "pod set must hold one pod")
         try:
-            template = ps.get("template")
-            requests = pod_requests(template.get("spec") if isinstance(template, dict) else
-                                    template)
-        except BadQuantity as exc:
-            return Verdict("Rejected", f"headroom: pod set {ps.get('name')}: {exc}")
+            requests = requests_of(PodTemplateSpec.model_validate(ps.get("template") or {}).spec)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(str(p) for p in ("template", *err["loc"]))
+            return Verdict("Rejected", f"headroom: pod set {ps.get('name')}: {where}: "
+                                       f"{err['msg']}")
         job_type = job_type_for(cluster.model, requests)
         if isinstance(job_type, NoJobType):
             return Verdict("Rejected", f"headroom: pod set {ps.get('name')}: "
@@ -160,7 +162,7 @@ def pending_check(workload: Mapping[str, Any], checks: set[str]) -> str | None:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def status_patch(workload: Mapping[str, Any], check: str, verdict: Verdict) -> dict[str, Any]:

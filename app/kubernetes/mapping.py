@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from app.kubernetes.objects import PodSpec
+from app.kubernetes.resources import in_headroom_units
 from app.policies.model import FIT_TOLERANCE, ClusterModel
 
 
@@ -33,6 +35,13 @@ class NoJobType:
 
 def dimension_resource(dimension: str) -> str:
     return dimension.replace(":", "/")
+
+
+def requests_of(spec: PodSpec | None) -> dict[str, float]:
+    """A pod spec's effective requests (``PodSpec.requests``) in Headroom's units."""
+    if spec is None:
+        return {}
+    return {name: in_headroom_units(name, v) for name, v in spec.requests().items()}
 
 
 def job_type_for(model: ClusterModel, requests: Mapping[str, float]) -> str | NoJobType:

@@ -18,9 +18,9 @@ counts cores Kubernetes was told it may not have.
 from __future__ import annotations
 
 import logging
-import math
+import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -28,8 +28,11 @@ from typing import Any
 
 from sqlalchemy import select
 
+from app.api.schemas.common import SEGMENT_ID_PATTERN
 from app.errors import HeadroomError
-from app.kubernetes.resources import BadQuantity, cores_of, pod_requests
+from app.kubernetes.objects import Deployment
+from app.kubernetes.resources import cores_of
+from app.policies.moments.family import MAX_CORES
 from app.service.context import ServiceContext
 from app.service.events import dry_run, read_engine, submit_event
 from app.store.models import Event
@@ -63,53 +66,28 @@ def migrate_warning(label: str, migrate: dict[str, Any]) -> str:
     return text
 
 
+@dataclass(frozen=True)
+class Review:
+    """An AdmissionRequest of ``apps/deployments``, validated (app/api/schemas/kubernetes.py):
+    every string is of a bounded printable alphabet, every number in range."""
+
+    uid: str
+    operation: str
+    sub_resource: str
+    namespace: str
+    name: str
+    object: Deployment | None
+    old_object: Deployment | None
+    dry_run: bool
+
+
 class Refused(Exception):
-    """The object cannot be judged (no cpu requests, a bad quantity): allowed false, 4xx."""
+    """A valid Deployment that Headroom cannot count (no cpu requests, more cores than any
+    moment cluster holds, no usable id): allowed false, a 4xx code."""
 
     def __init__(self, code: int, message: str):
         super().__init__(message)
         self.code, self.message = code, message
-
-
-def _object_at(obj: Mapping[str, Any] | None, path: str) -> Mapping[str, Any]:
-    """The object at a dotted path ({} where absent); 400 where something else is."""
-    current: Any = obj or {}
-    for key in path.split("."):
-        if not isinstance(current, Mapping):
-            raise Refused(400, f"headroom: {path} is not an object")
-        current = current.get(key) or {}
-    if not isinstance(current, Mapping):
-        raise Refused(400, f"headroom: {path} is not an object")
-    return current
-
-
-def _replicas(obj: Mapping[str, Any] | None) -> int:
-    spec = _object_at(obj, "spec")
-    value = spec.get("replicas", 1)  # the API server defaults a Deployment's replicas to 1
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise Refused(400, f"spec.replicas {value!r} is not a non-negative integer")
-    return value
-
-
-def _cpu_per_pod(deployment: Mapping[str, Any]) -> float:
-    template = _object_at(deployment, "spec.template.spec")
-    try:
-        cpu = pod_requests(template).get("cpu", 0.0)
-    except BadQuantity as exc:
-        raise Refused(400, f"spec.template.spec: {exc}") from None
-    if cpu <= 0:
-        raise Refused(422, "headroom: the pod template requests no cpu, so its cores cannot "
-                           "be counted; set resources.requests.cpu")
-    return cpu
-
-
-def _deployment_id(req: Mapping[str, Any]) -> str:
-    for obj in (req.get("object"), req.get("oldObject")):
-        meta = (obj or {}).get("metadata")
-        uid = meta.get("uid") if isinstance(meta, Mapping) else None
-        if isinstance(uid, str) and uid and "/" not in uid and not uid.startswith("."):
-            return uid
-    return f"{req.get('namespace')}.{req.get('name')}"
 
 
 def _hours() -> float:
@@ -119,12 +97,38 @@ def _hours() -> float:
 class _Decider:
     """One review's decision against the cluster (runs on a worker thread)."""
 
-    def __init__(self, ctx: ServiceContext, cluster_id: str, req: Mapping[str, Any]):
-        self.ctx, self.cluster_id, self.req = ctx, cluster_id, req
-        self.uid = str(req["uid"])
-        self.dry = bool(req.get("dryRun"))
-        self.did = _deployment_id(req)
-        self.label = f"{req.get('namespace')}/{req.get('name')}"
+    def __init__(self, ctx: ServiceContext, cluster_id: str, review: Review):
+        self.ctx, self.cluster_id, self.review = ctx, cluster_id, review
+        self.uid, self.dry = review.uid, review.dry_run
+        self.label = f"{review.namespace}/{review.name}"
+
+    @property
+    def did(self) -> str:
+        """The Deployment's UID (a Scale carries it too), else ``<namespace>.<name>``, which
+        must then obey the same id rule."""
+        for obj in (self.review.object, self.review.old_object):
+            if obj is not None and obj.metadata is not None and obj.metadata.uid is not None:
+                return obj.metadata.uid
+        fallback = f"{self.review.namespace}.{self.review.name}"
+        if not (self.review.namespace and self.review.name) \
+                or re.fullmatch(SEGMENT_ID_PATTERN, fallback) is None:
+            raise Refused(400, f"headroom: the Deployment has no metadata.uid, and "
+                               f"{self.label} makes no deployment id (<namespace>.<name>, "
+                               f"at most 200 characters)")
+        return fallback
+
+    def _cores(self, obj: Deployment, replicas: int) -> int:
+        cpu = obj.pod_spec().requests().get("cpu", 0)
+        if cpu <= 0:
+            raise Refused(422, "headroom: the pod template requests no cpu, so its cores cannot "
+                               "be counted; set resources.requests.cpu")
+        return self._bounded(cores_of(cpu, replicas))
+
+    def _bounded(self, cores: int) -> int:
+        if cores > MAX_CORES:
+            raise Refused(422, f"headroom: {self.label} would hold {cores} cores, more than any "
+                               f"moment cluster holds ({MAX_CORES})")
+        return cores
 
     def _read(self, reader: Callable[[Any], Any]) -> Any:
         return read_engine(self.ctx, self.cluster_id, lambda engine, _c: reader(engine.engine))
@@ -140,7 +144,7 @@ class _Decider:
                 if exc.code == "idempotency_key_reused":
                     # The same review again: its time differs, so its hash does; the review
                     # uid is the identity, and the logged answer is the answer.
-                    logged = self._logged(event["event_id"])
+                    logged = self._logged(event)
                     if logged is not None:
                         return logged
                 if exc.code != "time_went_backwards" or attempt:
@@ -148,11 +152,16 @@ class _Decider:
                 at = max(at, self._read(lambda e: e.now))
         raise AssertionError("unreachable")
 
-    def _logged(self, event_id: str) -> dict[str, Any] | None:
+    def _logged(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """The logged answer to this review, if the event logged under its uid is this kind of
+        event for this deployment; another (a uid used again for something else) is None, and
+        stays the conflict it is."""
         with self.ctx.db.connect() as conn:
-            row = conn.execute(select(Event.seq, Event.response).where(
-                Event.cluster_id == self.cluster_id, Event.event_id == event_id)).first()
-        if row is None:
+            row = conn.execute(select(Event.seq, Event.kind, Event.request, Event.response).where(
+                Event.cluster_id == self.cluster_id,
+                Event.event_id == event["event_id"])).first()
+        if row is None or row.kind != event["kind"] \
+                or row.request.get("deployment_id") != event["deployment_id"]:
             return None
         return {**row.response, "event_seq": row.seq, "replayed": True}
 
@@ -163,31 +172,32 @@ class _Decider:
         return self._read(view)
 
     def decide(self) -> Outcome:
-        op, sub = self.req.get("operation"), self.req.get("subResource") or ""
+        op, sub = self.review.operation, self.review.sub_resource
         if op == "CREATE" and sub == "":
-            obj = self.req.get("object") or {}
-            return self._grow(cores_of({"cpu": _cpu_per_pod(obj)}, _replicas(obj)), None)
+            obj = self.review.object or Deployment()
+            return self._grow(self._cores(obj, obj.replicas(scale=False)), None)
         if op == "UPDATE" and sub in ("", "scale"):
-            return self._rescale(sub)
+            return self._rescale(scale=sub == "scale")
         if op == "DELETE" and sub == "":
             return self._shutdown()
-        return Outcome(True, 200, f"headroom: {op} of deployments/{sub or ''} is not governed")
+        return Outcome(True, 200, f"headroom: {op} of deployments/{sub} is not governed")
 
-    def _rescale(self, sub: str) -> Outcome:
-        old, new = _replicas(self.req.get("oldObject")), _replicas(self.req.get("object"))
+    def _rescale(self, scale: bool) -> Outcome:
+        obj = self.review.object or Deployment()
+        old = (self.review.old_object or Deployment()).replicas(scale)
+        new = obj.replicas(scale)
         if old == new:
             return Outcome(True, 200, "headroom: replicas unchanged")
         current = self._current()
         alive = current is not None and current["alive"]
-        if sub == "":
-            per_pod = _cpu_per_pod(self.req.get("object") or {})
-            target = cores_of({"cpu": per_pod}, new)
+        if not scale:
+            target = self._cores(obj, new)
             have = current["cores"] if alive else 0
         elif alive and old > 0:
             # A Scale carries no pod template: cores per replica are what Headroom holds for
-            # the deployment over its replicas before the change.
+            # the deployment over its replicas before the change (rounded up, exactly).
             have = current["cores"]
-            target = math.ceil(round(have * new / old, 9))
+            target = self._bounded(-(-have * new // old))
         else:
             return Outcome(True, 200, "headroom: scale of a deployment Headroom holds no cores "
                                       "for; not counted",
@@ -269,10 +279,9 @@ def _run(decider: _Decider) -> Outcome:
         return Outcome(False, 500, "headroom: internal error; see the service's log")
 
 
-def review(ctx: ServiceContext, cluster_id: str, req: Mapping[str, Any],
-           deadline: float) -> Outcome:
+def review(ctx: ServiceContext, cluster_id: str, request: Review, deadline: float) -> Outcome:
     """The outcome of one AdmissionRequest, within ``deadline`` seconds."""
-    decider = _Decider(ctx, cluster_id, req)
+    decider = _Decider(ctx, cluster_id, request)
     future: Future[Outcome] = _WORKERS.submit(_run, decider)
     try:
         return future.result(timeout=deadline)

@@ -21,10 +21,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.errors import Conflict, Unprocessable
+from pydantic import ValidationError
+
+from app.errors import Conflict
 from app.kubernetes.apiserver import ApiServer, ApiServerError
-from app.kubernetes.mapping import NoJobType, job_type_for
-from app.kubernetes.resources import BadQuantity, pod_requests
+from app.kubernetes.mapping import NoJobType, job_type_for, requests_of
+from app.kubernetes.objects import Pod
 from app.policies.model import ClusterModel
 from app.service.context import ServiceContext
 from app.service.events import read_engine, submit_event
@@ -52,26 +54,15 @@ class Verdict:
 
 @dataclass(frozen=True)
 class PodRef:
+    """A validated pod as the engines see it: its UID (job id and event id) and its effective
+    requests in Headroom's units."""
+
     uid: str
-    namespace: str
-    name: str
     requests: dict[str, float]
 
-
-def pod_ref(pod: Mapping[str, Any]) -> PodRef:
-    """The pod's identity and requests; a 422 naming the field when they are unreadable."""
-    meta = pod.get("metadata") if isinstance(pod.get("metadata"), dict) else {}
-    uid = meta.get("uid")
-    if not isinstance(uid, str) or not uid or "/" in uid or uid.startswith("."):
-        raise Unprocessable("the pod has no usable metadata.uid (Headroom's job id)",
-                            errors=[{"field": "Pod.metadata.uid", "message": "required"}])
-    spec = pod.get("spec") if isinstance(pod.get("spec"), dict) else {}
-    try:
-        requests = pod_requests(spec)
-    except BadQuantity as exc:
-        raise Unprocessable(f"unreadable resource request: {exc}",
-                            errors=[{"field": "Pod.spec", "message": str(exc)}]) from None
-    return PodRef(uid, str(meta.get("namespace") or ""), str(meta.get("name") or ""), requests)
+    @classmethod
+    def of(cls, pod: Pod) -> PodRef:
+        return cls(pod.metadata.uid, requests_of(pod.spec))
 
 
 def _message(decision: Mapping[str, Any]) -> str:
@@ -185,10 +176,27 @@ def filter_nodes(ctx: ServiceContext, cluster_id: str, family: str, pod: PodRef,
         engine, cluster.policy_kind, pod, nodes))
 
 
-def bind_pod(ctx: ServiceContext, cluster_id: str, family: str, args: Mapping[str, Any],
+def _unreadable(exc: ValidationError) -> str:
+    """The first problem of a pod the API server sent, in ASCII: the text is an answer's."""
+    err = exc.errors()[0]
+    where = ".".join(str(part) for part in err["loc"])
+    return f"{where}: {err['msg']}".encode("ascii", "backslashreplace").decode()
+
+
+@dataclass(frozen=True)
+class Binding:
+    """An ExtenderBindingArgs, validated."""
+
+    uid: str
+    namespace: str
+    name: str
+    node: str
+
+
+def bind_pod(ctx: ServiceContext, cluster_id: str, family: str, binding: Binding,
              api: ApiServer) -> str:
     """Commit and bind; the ExtenderBindingResult's ``Error`` ("" when bound)."""
-    uid, ns, name, node = args["PodUID"], args["PodNamespace"], args["PodName"], args["Node"]
+    uid, ns, name, node = binding.uid, binding.namespace, binding.name, binding.node
     try:
         if family == "queues":
             job = read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(uid))
@@ -196,7 +204,11 @@ def bind_pod(ctx: ServiceContext, cluster_id: str, family: str, args: Mapping[st
                 return f"headroom: job {uid} is {job['status']}, not started; not bound"
             server = job["server_id"]
         else:
-            pod = pod_ref(api.get_pod(ns, name))
+            try:
+                pod = PodRef.of(Pod.model_validate(api.get_pod(ns, name)))
+            except ValidationError as exc:
+                return f"headroom: the API server's pod {ns}/{name} cannot be read " \
+                       f"({_unreadable(exc)}); not bound"
             if pod.uid != uid:
                 return f"headroom: pod {ns}/{name} now has UID {pod.uid}, not {uid}; not bound"
             model, job_type = _model_and_type(ctx, cluster_id, pod)

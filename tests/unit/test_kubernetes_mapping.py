@@ -7,9 +7,11 @@ from decimal import Decimal
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
-from app.kubernetes.mapping import NoJobType, job_type_for
-from app.kubernetes.resources import BadQuantity, cores_of, parse_quantity, pod_requests
+from app.kubernetes.mapping import NoJobType, job_type_for, requests_of
+from app.kubernetes.objects import PodSpec
+from app.kubernetes.resources import MAX_QUANTITY, BadQuantity, cores_of, parse_quantity
 from app.policies.model import ClusterModel, JobType, ServerPool
 
 
@@ -17,31 +19,51 @@ from app.policies.model import ClusterModel, JobType, ServerPool
     ("1", 1), ("500m", Decimal("0.5")), ("1.5", Decimal("1.5")), ("2Gi", 2 * 2**30),
     ("128Mi", 128 * 2**20), ("1k", 1000), ("1e3", 1000), ("0.25E2", 25), ("100n",
                                                                          Decimal("1e-7")),
-    (".5", Decimal("0.5")), (3, 3), ("4M", 4_000_000)])
+    (".5", Decimal("0.5")), (3, 3), ("4M", 4_000_000), ("+1", 1), ("1.", 1), ("1E", 10**18),
+    ("1e+2", 100), ("12E-1", Decimal("1.2")), (0.1, Decimal("0.1")), ("0", 0), ("000", 0),
+    # Kubernetes keeps nano precision, rounding a finer value up.
+    ("0.5n", Decimal("1e-9")), ("1e-30", Decimal("1e-9")),
+    ("1.0000000001", Decimal("1.000000001")),
+    # The largest quantity, however it is written.
+    (str(MAX_QUANTITY), MAX_QUANTITY), ("9223372036854775807e0", MAX_QUANTITY),
+    ("7.99999999Ei", Decimal("7.99999999") * 2**60), (1e18, 10**18),
+    # A JSON number: at most the largest double below 2^63, which the schema says too.
+    # (a float is the decimal its shortest repr writes, as the JSON text said)
+    (2**63 - 1024, 2**63 - 1024), (float(2**63 - 1024), Decimal("9.223372036854775e18"))])
 def test_quantities(text, value):
     assert parse_quantity(text) == value
 
 
-@pytest.mark.parametrize("text", ["", "lots", "1.2.3", "-1", "1Ki5", "1 Gi", None, True, [1],
-                                  "1e999999999999"])
+@pytest.mark.parametrize("text", [
+    "", "lots", "1.2.3", "1Ki5", "1 Gi", " 1", "1\n", "1e", "1ki", ".", "+", "1e3.5", None, True,
+    [1], {"cpu": 1}, float("nan"), float("inf"),
+    # not negative, however written
+    "-1", "-0", -1, -0.5,
+    # no digits but ASCII ones
+    "\u0663", "\u00b2", "1\u0660",
+    # at most 2^63-1, and at most 64 characters before anything is parsed
+    str(MAX_QUANTITY + 1), "8Ei", "1e19", "10E", "1e400", "1e999999999999", 2**63,
+    float(2**63), 2**63 - 1023, MAX_QUANTITY, "9" * 65, "1e" + "9" * 5000, "0." + "0" * 63])
 def test_bad_quantities(text):
     with pytest.raises(BadQuantity):
         parse_quantity(text)
 
 
 def test_effective_requests_sum_containers_take_max_init_and_add_overhead():
-    spec = {"containers": [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}},
-                           {"resources": {"limits": {"cpu": "1", "nvidia.com/gpu": "1"}}}],
-            "initContainers": [{"resources": {"requests": {"cpu": "2", "memory": "512Mi"}}}],
-            "overhead": {"memory": "1Gi"}}
-    assert pod_requests(spec) == {"cpu": 2.0, "memory": 2.0, "nvidia.com/gpu": 1.0}
-    assert pod_requests({}) == {}
+    spec = PodSpec.model_validate({
+        "containers": [{"resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}},
+                       {"resources": {"limits": {"cpu": "1", "nvidia.com/gpu": "1"}}}],
+        "initContainers": [{"resources": {"requests": {"cpu": "2", "memory": "512Mi"}}}],
+        "overhead": {"memory": "1Gi"}})
+    assert requests_of(spec) == {"cpu": 2.0, "memory": 2.0, "nvidia.com/gpu": 1.0}
+    assert requests_of(PodSpec()) == {} == requests_of(None)
 
 
 def test_cores_are_rounded_up_per_deployment_not_per_pod():
-    assert cores_of({"cpu": 0.5}, 3) == 2
-    assert cores_of({"cpu": 0.1}, 10) == 1  # no float drift past a whole core
-    assert cores_of({}, 5) == 0
+    assert cores_of(Decimal("0.5"), 3) == 2
+    assert cores_of(Decimal("0.1"), 10) == 1  # exact: no drift past a whole core
+    assert cores_of(Decimal(0), 5) == 0
+    assert cores_of(Decimal(MAX_QUANTITY), 2**31 - 1) == MAX_QUANTITY * (2**31 - 1)
 
 
 def _model(types: list[tuple[float, float]]) -> ClusterModel:
@@ -79,13 +101,19 @@ def test_the_chosen_type_covers_the_pod_and_no_smaller_type_does(types, cpu, gpu
     assert i == min(j for j in covering if size[j] == size[i])  # ties: declaration order
 
 
-@pytest.mark.parametrize("spec", ["x", {"containers": "x"}, {"containers": ["x"]},
-                                  {"containers": [{"resources": []}]},
-                                  {"containers": [{"resources": {"requests": "1"}}]},
-                                  {"initContainers": {}}, {"overhead": [1]}])
-def test_a_spec_of_another_shape_is_a_bad_quantity_naming_the_field(spec):
-    with pytest.raises(BadQuantity, match="is not"):
-        pod_requests(spec)
+@pytest.mark.parametrize("spec, field", [
+    ("x", ()), ({"containers": "x"}, ("containers",)), ({"containers": ["x"]}, ("containers", 0)),
+    ({"containers": [{"resources": []}]}, ("containers", 0, "resources")),
+    ({"containers": [{"resources": {"requests": "1"}}]},
+     ("containers", 0, "resources", "requests")),
+    ({"containers": [{"resources": {"requests": {"cpu": 1, "Bad Name": "1"}}}]},
+     ("containers", 0, "resources", "requests", "Bad Name", "[key]")),
+    ({"initContainers": {}}, ("initContainers",)), ({"overhead": [1]}, ("overhead",)),
+    ({"containers": [{}] * 1001}, ("containers",))])
+def test_a_spec_of_another_shape_is_refused_naming_the_field(spec, field):
+    with pytest.raises(ValidationError) as caught:
+        PodSpec.model_validate(spec)
+    assert caught.value.errors()[0]["loc"] == field
 
 
 def test_the_migrate_warning_says_why_the_deployment_is_told_to_move() -> None:

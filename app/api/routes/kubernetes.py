@@ -52,45 +52,29 @@ async def _path_principal(request: Request, ctx: Ctx, api_key: Annotated[str, Pa
 PathAuth = Annotated[Principal, Depends(_path_principal)]
 
 
-def _node_names(args: ExtenderArgs) -> list[str]:
-    if args.NodeNames is not None:
-        return args.NodeNames
-    if args.Nodes is None:
-        raise Unprocessable("ExtenderArgs carries neither Nodes nor NodeNames",
-                            errors=[{"field": "Nodes", "message": "Nodes or NodeNames required"}])
-    names = []
-    for i, node in enumerate(args.Nodes.items):
-        name = (node.get("metadata") or {}).get("name") if isinstance(node, dict) else None
-        if not isinstance(name, str) or not name:
-            raise Unprocessable("a node has no metadata.name", errors=[
-                {"field": f"Nodes.items[{i}].metadata.name", "message": "required"}])
-        names.append(name)
-    return names
-
-
 def _verdict(request: Request, principal: Principal, cluster_id: str, args: ExtenderArgs
              ) -> tuple[extender.Verdict, list[str]]:
     family = require_cluster(request, principal, cluster_id, "write")
-    nodes = _node_names(args)
-    pod = extender.pod_ref(args.Pod)
+    nodes = args.node_names()
+    if nodes is None:
+        raise Unprocessable("ExtenderArgs carries neither Nodes nor NodeNames",
+                            errors=[{"field": "Nodes", "message": "Nodes or NodeNames required"}])
+    pod = extender.PodRef.of(args.Pod)
     return extender.filter_nodes(request.app.state.ctx, cluster_id, family.name, pod, nodes), \
         nodes
 
 
 def _filter(request: Request, principal: Principal, cluster_id: str, args: ExtenderArgs
-            ) -> dict[str, Any]:
+            ) -> ExtenderFilterResult:
     verdict, _nodes = _verdict(request, principal, cluster_id, args)
-    out: dict[str, Any] = {"FailedNodes": verdict.failed,
-                           "FailedAndUnresolvableNodes": verdict.unresolvable, "Error": ""}
-    if args.NodeNames is not None:
-        out["NodeNames"], out["Nodes"] = verdict.passing, None
-    else:
+    passing: dict[str, Any] = {"NodeNames": verdict.passing}
+    if args.NodeNames is None:
         assert args.Nodes is not None
         keep = set(verdict.passing)
-        out["Nodes"] = NodeList(items=[n for n in args.Nodes.items
-                                       if n["metadata"]["name"] in keep]).model_dump()
-        out["NodeNames"] = None
-    return out
+        passing = {"Nodes": NodeList.model_construct(items=[
+            n for n in args.Nodes.items if n.metadata.name in keep])}
+    return ExtenderFilterResult(**passing, FailedNodes=verdict.failed,
+                                FailedAndUnresolvableNodes=verdict.unresolvable)
 
 
 def _prioritize(request: Request, principal: Principal, cluster_id: str, args: ExtenderArgs
@@ -110,19 +94,20 @@ def api_server(request: Request) -> ApiServer:
 def _bind(request: Request, principal: Principal, cluster_id: str, args: ExtenderBindingArgs
           ) -> dict[str, str]:
     family = require_cluster(request, principal, cluster_id, "write")
-    error = extender.bind_pod(request.app.state.ctx, cluster_id, family.name,
-                              args.model_dump(), api_server(request))
+    binding = extender.Binding(args.PodUID, args.PodNamespace, args.PodName, args.Node)
+    error = extender.bind_pod(request.app.state.ctx, cluster_id, family.name, binding,
+                              api_server(request))
     return {"Error": error}
 
 
-_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
+_DURATION = re.compile(r"([0-9]{1,6}(?:\.[0-9]{1,6})?)(ms|s|m)")
 
 
 def _deadline(ctx: Any, timeout: str | None) -> float:
     """The setting, or half the API server's own ``?timeout=`` (it appends one, e.g.
     ``10s``), whichever is less; an unreadable timeout is ignored."""
     deadline = ctx.settings.kube_webhook_deadline_seconds
-    m = _DURATION.match(timeout or "")
+    m = _DURATION.fullmatch(timeout or "")
     if m:
         seconds = float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60}[m.group(2)]
         deadline = min(deadline, max(seconds / 2, 0.1))
@@ -138,7 +123,10 @@ def _admit(request: Request, principal: Principal, cluster_id: str, body: Admiss
         outcome = admission.Outcome(True, 200, f"headroom: {req.resource.resource} are not "
                                                "governed")
     else:
-        outcome = admission.review(ctx, cluster_id, req.model_dump(), _deadline(ctx, timeout))
+        review = admission.Review(req.uid, req.operation, req.subResource or "",
+                                  req.namespace or "", req.name or "", req.object,
+                                  req.oldObject, bool(req.dryRun))
+        outcome = admission.review(ctx, cluster_id, review, _deadline(ctx, timeout))
     return AdmissionReviewOut(response={
         "uid": req.uid, "allowed": outcome.allowed, "warnings": outcome.warnings,
         "status": {"code": outcome.code, "message": outcome.message}}).model_dump()

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.errors import MomentsError
-from app.policies.moments.family import MomentFamily
+from app.policies.moments.family import MAX_CORES, MomentFamily
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import (
     OVERFLOW_SD_BY_DEFAULT,
@@ -17,7 +17,7 @@ from app.policies.moments.sla import (
     default_overflow_sd,
 )
 
-Cores = Annotated[int, Field(gt=0, le=10_000_000, strict=True)]
+Cores = Annotated[int, Field(gt=0, le=MAX_CORES, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
                                description="Event time in hours; never decreases per cluster.")]
 

@@ -15,6 +15,10 @@ from app.policies.moments.sla import ladder_for, loop_for
 from app.policies.protocol import Answer, Event, FamilyEngine, Spec
 
 
+# The most cores a moment cluster holds, and so the most a deployment or one scale step counts.
+MAX_CORES = 10_000_000
+
+
 class MomentFamily(FamilyEngine[MomentEngine]):
     kinds = POLICIES
     event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown"})

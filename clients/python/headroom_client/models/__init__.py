@@ -4,8 +4,6 @@ from .admission_out import AdmissionOut
 from .admission_out_decision import AdmissionOutDecision
 from .admission_out_details import AdmissionOutDetails
 from .admission_request import AdmissionRequest
-from .admission_request_object_type_0 import AdmissionRequestObjectType0
-from .admission_request_old_object_type_0 import AdmissionRequestOldObjectType0
 from .admission_request_operation import AdmissionRequestOperation
 from .admission_response import AdmissionResponse
 from .admission_review_in import AdmissionReviewIn
@@ -28,12 +26,16 @@ from .cluster_out_policy import ClusterOutPolicy
 from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
 from .cluster_page import ClusterPage
 from .cluster_update import ClusterUpdate
+from .container import Container
 from .decision_summary import DecisionSummary
 from .decision_summary_decisions import DecisionSummaryDecisions
 from .decision_summary_reasons import DecisionSummaryReasons
 from .departure_in import DepartureIn
+from .deployment import Deployment
 from .deployment_in import DeploymentIn
+from .deployment_meta import DeploymentMeta
 from .deployment_prior import DeploymentPrior
+from .deployment_spec import DeploymentSpec
 from .deployment_statistics import DeploymentStatistics
 from .deployment_view import DeploymentView
 from .deployment_view_expected_cores_type_0 import DeploymentViewExpectedCoresType0
@@ -51,7 +53,6 @@ from .dra_state_migrations import DraStateMigrations
 from .dra_state_preemption import DraStatePreemption
 from .event_page import EventPage
 from .extender_args import ExtenderArgs
-from .extender_args_pod import ExtenderArgsPod
 from .extender_binding_args import ExtenderBindingArgs
 from .extender_binding_result import ExtenderBindingResult
 from .extender_filter_result import ExtenderFilterResult
@@ -127,8 +128,9 @@ from .moment_state_overflow_bound_per_horizon_type_0 import MomentStateOverflowB
 from .moment_state_peak_expected_cores import MomentStatePeakExpectedCores
 from .moment_state_policy import MomentStatePolicy
 from .moment_state_threshold_derivation_type_0 import MomentStateThresholdDerivationType0
+from .node import Node
 from .node_list import NodeList
-from .node_list_items_item import NodeListItemsItem
+from .node_meta import NodeMeta
 from .observation_in import ObservationIn
 from .observation_in_demand import ObservationInDemand
 from .observation_out import ObservationOut
@@ -145,6 +147,11 @@ from .outgrowing_view import OutgrowingView
 from .placement_out import PlacementOut
 from .placement_out_decision import PlacementOutDecision
 from .placement_out_details import PlacementOutDetails
+from .pod import Pod
+from .pod_meta import PodMeta
+from .pod_spec import PodSpec
+from .pod_spec_overhead_type_0 import PodSpecOverheadType0
+from .pod_template_spec import PodTemplateSpec
 from .posterior_view import PosteriorView
 from .power_of_d_policy import PowerOfDPolicy
 from .power_of_d_state import PowerOfDState
@@ -179,6 +186,9 @@ from .reservation_policy_kind import ReservationPolicyKind
 from .reservation_policy_params import ReservationPolicyParams
 from .reservation_slots import ReservationSlots
 from .resource_in import ResourceIn
+from .resource_requirements import ResourceRequirements
+from .resource_requirements_limits_type_0 import ResourceRequirementsLimitsType0
+from .resource_requirements_requests_type_0 import ResourceRequirementsRequestsType0
 from .rms_policy import RmsPolicy
 from .rms_policy_clock import RmsPolicyClock
 from .rms_policy_clock_rate_type_1 import RmsPolicyClockRateType1
@@ -224,8 +234,6 @@ __all__ = (
     "AdmissionOutDecision",
     "AdmissionOutDetails",
     "AdmissionRequest",
-    "AdmissionRequestObjectType0",
-    "AdmissionRequestOldObjectType0",
     "AdmissionRequestOperation",
     "AdmissionResponse",
     "AdmissionReviewIn",
@@ -248,12 +256,16 @@ __all__ = (
     "ClusterOutServerPoolsType0Item",
     "ClusterPage",
     "ClusterUpdate",
+    "Container",
     "DecisionSummary",
     "DecisionSummaryDecisions",
     "DecisionSummaryReasons",
     "DepartureIn",
+    "Deployment",
     "DeploymentIn",
+    "DeploymentMeta",
     "DeploymentPrior",
+    "DeploymentSpec",
     "DeploymentStatistics",
     "DeploymentView",
     "DeploymentViewExpectedCoresType0",
@@ -271,7 +283,6 @@ __all__ = (
     "DraStatePreemption",
     "EventPage",
     "ExtenderArgs",
-    "ExtenderArgsPod",
     "ExtenderBindingArgs",
     "ExtenderBindingResult",
     "ExtenderFilterResult",
@@ -347,8 +358,9 @@ __all__ = (
     "MomentStatePeakExpectedCores",
     "MomentStatePolicy",
     "MomentStateThresholdDerivationType0",
+    "Node",
     "NodeList",
-    "NodeListItemsItem",
+    "NodeMeta",
     "ObservationIn",
     "ObservationInDemand",
     "ObservationOut",
@@ -365,6 +377,11 @@ __all__ = (
     "PlacementOut",
     "PlacementOutDecision",
     "PlacementOutDetails",
+    "Pod",
+    "PodMeta",
+    "PodSpec",
+    "PodSpecOverheadType0",
+    "PodTemplateSpec",
     "PosteriorView",
     "PowerOfDPolicy",
     "PowerOfDState",
@@ -399,6 +416,9 @@ __all__ = (
     "ReservationPolicyParams",
     "ReservationSlots",
     "ResourceIn",
+    "ResourceRequirements",
+    "ResourceRequirementsLimitsType0",
+    "ResourceRequirementsRequestsType0",
     "RmsPolicy",
     "RmsPolicyClock",
     "RmsPolicyClockRateType1",

@@ -10,8 +10,7 @@ from ..models.admission_request_operation import AdmissionRequestOperation
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.admission_request_object_type_0 import AdmissionRequestObjectType0
-    from ..models.admission_request_old_object_type_0 import AdmissionRequestOldObjectType0
+    from ..models.deployment import Deployment
     from ..models.group_version_resource import GroupVersionResource
 
 
@@ -28,8 +27,8 @@ class AdmissionRequest:
         dry_run (bool | None | Unset):
         name (None | str | Unset):
         namespace (None | str | Unset):
-        object_ (AdmissionRequestObjectType0 | None | Unset):
-        old_object (AdmissionRequestOldObjectType0 | None | Unset):
+        object_ (Deployment | None | Unset): The Deployment (or its Scale) as it would be; other kinds are not read.
+        old_object (Deployment | None | Unset): The Deployment (or its Scale) as it was, on UPDATE and DELETE.
         sub_resource (None | str | Unset):
     """
 
@@ -39,14 +38,13 @@ class AdmissionRequest:
     dry_run: bool | None | Unset = UNSET
     name: None | str | Unset = UNSET
     namespace: None | str | Unset = UNSET
-    object_: AdmissionRequestObjectType0 | None | Unset = UNSET
-    old_object: AdmissionRequestOldObjectType0 | None | Unset = UNSET
+    object_: Deployment | None | Unset = UNSET
+    old_object: Deployment | None | Unset = UNSET
     sub_resource: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.admission_request_object_type_0 import AdmissionRequestObjectType0  # noqa: PLC0415
-        from ..models.admission_request_old_object_type_0 import AdmissionRequestOldObjectType0  # noqa: PLC0415
+        from ..models.deployment import Deployment  # noqa: PLC0415
 
         operation = self.operation.value
 
@@ -75,7 +73,7 @@ class AdmissionRequest:
         object_: dict[str, Any] | None | Unset
         if isinstance(self.object_, Unset):
             object_ = UNSET
-        elif isinstance(self.object_, AdmissionRequestObjectType0):
+        elif isinstance(self.object_, Deployment):
             object_ = self.object_.to_dict()
         else:
             object_ = self.object_
@@ -83,7 +81,7 @@ class AdmissionRequest:
         old_object: dict[str, Any] | None | Unset
         if isinstance(self.old_object, Unset):
             old_object = UNSET
-        elif isinstance(self.old_object, AdmissionRequestOldObjectType0):
+        elif isinstance(self.old_object, Deployment):
             old_object = self.old_object.to_dict()
         else:
             old_object = self.old_object
@@ -120,8 +118,7 @@ class AdmissionRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.admission_request_object_type_0 import AdmissionRequestObjectType0  # noqa: PLC0415
-        from ..models.admission_request_old_object_type_0 import AdmissionRequestOldObjectType0  # noqa: PLC0415
+        from ..models.deployment import Deployment  # noqa: PLC0415
         from ..models.group_version_resource import GroupVersionResource  # noqa: PLC0415
 
         d = dict(src_dict)
@@ -158,7 +155,7 @@ class AdmissionRequest:
 
         namespace = _parse_namespace(d.pop("namespace", UNSET))
 
-        def _parse_object_(data: object) -> AdmissionRequestObjectType0 | None | Unset:
+        def _parse_object_(data: object) -> Deployment | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -166,16 +163,16 @@ class AdmissionRequest:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                object_type_0 = AdmissionRequestObjectType0.from_dict(data)
+                object_type_0 = Deployment.from_dict(data)
 
                 return object_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AdmissionRequestObjectType0 | None | Unset, data)
+            return cast(Deployment | None | Unset, data)
 
         object_ = _parse_object_(d.pop("object", UNSET))
 
-        def _parse_old_object(data: object) -> AdmissionRequestOldObjectType0 | None | Unset:
+        def _parse_old_object(data: object) -> Deployment | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -183,12 +180,12 @@ class AdmissionRequest:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                old_object_type_0 = AdmissionRequestOldObjectType0.from_dict(data)
+                old_object_type_0 = Deployment.from_dict(data)
 
                 return old_object_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(AdmissionRequestOldObjectType0 | None | Unset, data)
+            return cast(Deployment | None | Unset, data)
 
         old_object = _parse_old_object(d.pop("oldObject", UNSET))
 

@@ -9,8 +9,8 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.extender_args_pod import ExtenderArgsPod
     from ..models.node_list import NodeList
+    from ..models.pod import Pod
 
 
 T = TypeVar("T", bound="ExtenderArgs")
@@ -19,15 +19,16 @@ T = TypeVar("T", bound="ExtenderArgs")
 @_attrs_define
 class ExtenderArgs:
     """Sent to filter and prioritize: the pod and its candidate nodes (full ``Nodes``, or
-    only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+    only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+    required.
 
         Attributes:
-            pod (ExtenderArgsPod): The v1.Pod being scheduled.
+            pod (Pod):
             node_names (list[str] | None | Unset):
             nodes (NodeList | None | Unset):
     """
 
-    pod: ExtenderArgsPod
+    pod: Pod
     node_names: list[str] | None | Unset = UNSET
     nodes: NodeList | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -70,11 +71,11 @@ class ExtenderArgs:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.extender_args_pod import ExtenderArgsPod  # noqa: PLC0415
         from ..models.node_list import NodeList  # noqa: PLC0415
+        from ..models.pod import Pod  # noqa: PLC0415
 
         d = dict(src_dict)
-        pod = ExtenderArgsPod.from_dict(d.pop("Pod"))
+        pod = Pod.from_dict(d.pop("Pod"))
 
         def _parse_node_names(data: object) -> list[str] | None | Unset:
             if data is None:

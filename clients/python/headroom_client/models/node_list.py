@@ -9,7 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.node_list_items_item import NodeListItemsItem
+    from ..models.node import Node
 
 
 T = TypeVar("T", bound="NodeList")
@@ -19,10 +19,10 @@ T = TypeVar("T", bound="NodeList")
 class NodeList:
     """
     Attributes:
-        items (list[NodeListItemsItem] | Unset): v1.Node objects; metadata.name is read.
+        items (list[Node] | Unset): v1.Node objects; metadata.name is read.
     """
 
-    items: list[NodeListItemsItem] | Unset = UNSET
+    items: list[Node] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,15 +43,15 @@ class NodeList:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.node_list_items_item import NodeListItemsItem  # noqa: PLC0415
+        from ..models.node import Node  # noqa: PLC0415
 
         d = dict(src_dict)
         _items = d.pop("items", UNSET)
-        items: list[NodeListItemsItem] | Unset = UNSET
+        items: list[Node] | Unset = UNSET
         if _items is not UNSET:
             items = []
             for items_item_data in _items:
-                items_item = NodeListItemsItem.from_dict(items_item_data)
+                items_item = Node.from_dict(items_item_data)
 
                 items.append(items_item)
 

@@ -120,7 +120,8 @@ def sync_detailed(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -157,7 +158,8 @@ def sync(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -189,7 +191,8 @@ async def asyncio_detailed(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -224,7 +227,8 @@ async def asyncio(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -121,7 +121,8 @@ def sync_detailed(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -155,7 +156,8 @@ def sync(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -184,7 +186,8 @@ async def asyncio_detailed(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -216,7 +219,8 @@ async def asyncio(
         cluster_id (str):
         body (ExtenderArgs): Sent to filter and prioritize: the pod and its candidate nodes (full
             ``Nodes``, or
-            only ``NodeNames`` when the extender is ``nodeCacheCapable``).
+            only ``NodeNames`` when the extender is ``nodeCacheCapable``); one of the two is
+            required.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,32 +1,56 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="AdmissionRequestOldObjectType0")
+if TYPE_CHECKING:
+    from ..models.node_meta import NodeMeta
+
+
+T = TypeVar("T", bound="Node")
 
 
 @_attrs_define
-class AdmissionRequestOldObjectType0:
+class Node:
+    """A v1.Node. Filter answers echo the nodes that pass, whole, so a node must also be
+    something the answer can be written with: no lone surrogate, no NaN.
+
+        Attributes:
+            metadata (NodeMeta):
+    """
+
+    metadata: NodeMeta
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        metadata = self.metadata.to_dict()
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "metadata": metadata,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        d = dict(src_dict)
-        admission_request_old_object_type_0 = cls()
+        from ..models.node_meta import NodeMeta  # noqa: PLC0415
 
-        admission_request_old_object_type_0.additional_properties = d
-        return admission_request_old_object_type_0
+        d = dict(src_dict)
+        metadata = NodeMeta.from_dict(d.pop("metadata"))
+
+        node = cls(
+            metadata=metadata,
+        )
+
+        node.additional_properties = d
+        return node
 
     @property
     def additional_keys(self) -> list[str]:

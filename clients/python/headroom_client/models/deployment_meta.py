@@ -1,32 +1,60 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="AdmissionRequestObjectType0")
+from ..types import UNSET, Unset
+
+T = TypeVar("T", bound="DeploymentMeta")
 
 
 @_attrs_define
-class AdmissionRequestObjectType0:
+class DeploymentMeta:
+    """
+    Attributes:
+        uid (None | str | Unset): Headroom's deployment id.
+    """
+
+    uid: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        uid: None | str | Unset
+        if isinstance(self.uid, Unset):
+            uid = UNSET
+        else:
+            uid = self.uid
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update({})
+        if uid is not UNSET:
+            field_dict["uid"] = uid
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        admission_request_object_type_0 = cls()
 
-        admission_request_object_type_0.additional_properties = d
-        return admission_request_object_type_0
+        def _parse_uid(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        uid = _parse_uid(d.pop("uid", UNSET))
+
+        deployment_meta = cls(
+            uid=uid,
+        )
+
+        deployment_meta.additional_properties = d
+        return deployment_meta
 
     @property
     def additional_keys(self) -> list[str]:

@@ -6,29 +6,43 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="ExtenderArgsPod")
+T = TypeVar("T", bound="NodeMeta")
 
 
 @_attrs_define
-class ExtenderArgsPod:
-    """The v1.Pod being scheduled."""
+class NodeMeta:
+    """
+    Attributes:
+        name (str): The node's name: the Headroom server it is.
+    """
 
+    name: str
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        name = self.name
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "name": name,
+            }
+        )
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        extender_args_pod = cls()
+        name = d.pop("name")
 
-        extender_args_pod.additional_properties = d
-        return extender_args_pod
+        node_meta = cls(
+            name=name,
+        )
+
+        node_meta.additional_properties = d
+        return node_meta
 
     @property
     def additional_keys(self) -> list[str]:
