@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
@@ -13,7 +15,7 @@ from fastapi_offline import FastAPIOffline
 
 from app import __version__, dashboard, tracing
 from app.api import problems
-from app.api.middleware import RequestContextMiddleware
+from app.api.middleware import InFlightRequests, RequestContextMiddleware
 from app.api.routes import clusters, health, keys
 from app.config import Settings, get_settings
 from app.families.registry import REGISTRY
@@ -37,6 +39,9 @@ Errors are `application/problem+json` (RFC 9457) with a stable `code`.
 DOCS_ASSETS = "/docs-assets"
 
 
+log = logging.getLogger("headroom.shutdown")
+
+
 def _add_redoc(app: FastAPI) -> None:
     """/redoc from the same local assets as /docs.
 
@@ -57,6 +62,25 @@ def _add_redoc(app: FastAPI) -> None:
         return page
 
 
+def _exit_if_requests_are_stuck(in_flight: InFlightRequests, timeout: int) -> None:
+    """At the end of the lifespan's shutdown: if requests are still running (a thread busy in
+    CPU work that the graceful timeout could not cancel), end the process now. The thread
+    pool's threads are not daemonic, so the interpreter would otherwise wait for them.
+
+    Exiting is safe: a decision is answered only after its commit, so a committed transaction
+    is durable and was (or will be, on retry) answered from the log, and an uncommitted one
+    is rolled back by the database when the connection drops (SQLite: by its journal on the
+    next open). A client whose request was abandoned gets no answer and retries with the same
+    event id."""
+    stuck = in_flight.describe()
+    if not stuck:
+        return
+    log.error("shutdown: abandoning %d request(s) still running after the %d s graceful "
+              "timeout: %s", len(stuck), timeout, "; ".join(stuck))
+    logging.shutdown()
+    os._exit(1)
+
+
 def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
                span_exporter: SpanExporter | None = None) -> FastAPI:
     """The application; ``span_exporter`` turns tracing on with that exporter whatever the
@@ -66,6 +90,8 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
         configure_logging(settings.log_level)
     ctx = ServiceContext.from_settings(settings, REGISTRY)
     ctx.tracing = tracing.setup(ctx.db, span_exporter)
+
+    in_flight = InFlightRequests()
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -78,6 +104,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
             ctx.metrics.worker_exit()
             ctx.close()
             ctx.tracing.shutdown()
+            _exit_if_requests_are_stuck(in_flight, settings.shutdown_timeout_seconds)
 
     # /docs and /redoc load Swagger UI and ReDoc from this service, not from a CDN: an
     # air-gapped cluster has no CDN, and there FastAPI's default pages are blank. The assets
@@ -99,5 +126,5 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     app.include_router(keys.router)
     dashboard.install(app)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,
-                       max_body_bytes=settings.max_body_bytes)
+                       max_body_bytes=settings.max_body_bytes, in_flight=in_flight)
     return app

@@ -97,9 +97,10 @@ def test_fractional_demands_fit_with_tolerance():
     assert sp.max_reward({0}) == (10,)
 
 
+@pytest.mark.parametrize("solver", ["grid", "branch_and_bound"])
 @settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_max_reward_equals_brute_force(data):
+@given(data=st.data())
+def test_max_reward_equals_brute_force(solver, data):
     dims = data.draw(st.integers(1, 3))
     J = data.draw(st.integers(1, 4))
     cap = tuple(data.draw(st.integers(2, 8)) for _ in range(dims))
@@ -111,6 +112,10 @@ def test_max_reward_equals_brute_force(data):
         demands.append(tuple(d))
     rewards = [data.draw(st.sampled_from([0.5, 1, 2, 3, 1.5])) for _ in range(J)]
     sp = ConfigurationSpace(demands, cap, rewards)
+    if solver == "branch_and_bound":
+        sp._grid = None
+    else:
+        assert sp._grid is not None
     feasible = sp.feasible()
     assert feasible == sorted(feasible, key=sp.order_key, reverse=True)
     for r in range(J + 1):
