@@ -22,6 +22,7 @@ from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
 from app.service.ticker import TickLoop
+from app.service.warmup import Warmup
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter
@@ -92,9 +93,11 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     ctx.tracing = tracing.setup(ctx.db, span_exporter)
 
     in_flight = InFlightRequests()
+    warmup = Warmup((f.name, f.warm) for f in REGISTRY.families if f.warm is not None)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        _app.state.warmup.start()
         loop = TickLoop(ctx, settings.tick_interval_seconds)
         loop.start()
         try:
@@ -117,6 +120,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
                          if ctx.tracing.on else None)
     _add_redoc(app)
     app.state.ctx = ctx
+    app.state.warmup = warmup
     problems.install(app)
     problems.document_problems(app)
     app.include_router(health.router)

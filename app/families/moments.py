@@ -20,4 +20,4 @@ MOMENTS = Family(
     routers=(deployments.router, kubernetes.admission_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
              "shutdown": ScaleInOut},
-    state_models=(MomentState,))
+    state_models=(MomentState,), warm=MomentFamily.warm_up)
