@@ -16,7 +16,7 @@ from app.policies.server_heap import ServerHeap
 # costs ~200 bytes and ~10 µs to build, so 200,000 servers x 64 types took 2.5 GB and over two
 # minutes in the declaring request. Checked at declaration only (an engine loaded from a
 # stored cluster is never refused).
-MAX_INDEX_ENTRIES = 1_000_000
+MAX_INDEX_ENTRIES = 500_000
 
 
 class FitIndexedEngine(PlacementEngine):

@@ -50,5 +50,5 @@ def test_fit_index_limit_refuses_the_largest_declaration_fast(client):
         policy={"kind": "first_fit"}, server_pools=big_servers(200_000),
         job_types=example_types(64)))
     body = assert_problem(r, 422, "validation_error")
-    assert "12800000 entries, at most 1000000" in body["errors"][0]["message"]
+    assert "12800000 entries, at most 500000" in body["errors"][0]["message"]
     assert client.get("/v1/clusters").json()["items"] == []
