@@ -106,11 +106,15 @@ def test_max_reward_equals_brute_force(solver, data):
     cap = tuple(data.draw(st.integers(2, 8)) for _ in range(dims))
     demands = []
     for _ in range(J):
-        d = [data.draw(st.integers(0, c)) for c in cap]
+        # tenths too: the grid's step is then 0.1 and 10 x 0.1 must fit 1.0 (FIT_TOLERANCE)
+        d = [data.draw(st.integers(0, c) | st.sampled_from([0.1, 0.3, 0.5, 1.5]))
+             for c in cap]
         if not any(d):
             d[0] = 1
         demands.append(tuple(d))
-    rewards = [data.draw(st.sampled_from([0.5, 1, 2, 3, 1.5])) for _ in range(J)]
+    # zero rewards too: Definition 2's tie-break still fills their slots
+    rewards = [data.draw(st.sampled_from([0, 0.1, 0.2, 0.3, 0.5, 1, 2, 3, 1.5]))
+               for _ in range(J)]
     sp = ConfigurationSpace(demands, cap, rewards)
     if solver == "branch_and_bound":
         sp._grid = None
