@@ -28,6 +28,7 @@ from .cluster_out_policy import ClusterOutPolicy
 from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
 from .cluster_page import ClusterPage
 from .cluster_update import ClusterUpdate
+from .configuration_search import ConfigurationSearch
 from .decision_summary import DecisionSummary
 from .decision_summary_decisions import DecisionSummaryDecisions
 from .decision_summary_reasons import DecisionSummaryReasons
@@ -248,6 +249,7 @@ __all__ = (
     "ClusterOutServerPoolsType0Item",
     "ClusterPage",
     "ClusterUpdate",
+    "ConfigurationSearch",
     "DecisionSummary",
     "DecisionSummaryDecisions",
     "DecisionSummaryReasons",
