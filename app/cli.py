@@ -56,6 +56,7 @@ def _serve(args: argparse.Namespace) -> int:
                     host=args.host or settings.host, port=args.port or settings.port,
                     workers=workers, log_config=log_config(settings.log_level),
                     access_log=False, proxy_headers=True,
+                    timeout_graceful_shutdown=settings.shutdown_timeout_seconds,
                     ssl_certfile=settings.tls_certfile, ssl_keyfile=settings.tls_keyfile)
     return 0
 

@@ -58,6 +58,9 @@ class Settings(BaseSettings):
     # The admission webhook answers within this (or half the API server's own ?timeout=,
     # whichever is less), even when the cluster's lock is busy: docs/integrations/kubernetes.md.
     kube_webhook_deadline_seconds: float = Field(5.0, gt=0, le=29)
+    # On SIGTERM (or Ctrl-C) `headroom serve` stops accepting, lets running requests finish
+    # for this long, then exits even if a request thread is still busy (docs/operations.md).
+    shutdown_timeout_seconds: int = Field(10, ge=1, le=3600)
     # Serve HTTPS with this certificate and key (PEM files). Kubernetes calls admission
     # webhooks over TLS only; a TLS-terminating proxy in front does as well.
     tls_certfile: Path | None = None

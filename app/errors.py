@@ -115,6 +115,13 @@ class Busy(HeadroomError):
     status, code, title = 503, "cluster_busy", "Cluster is busy, retry"
 
 
+class ShuttingDown(HeadroomError):
+    """The process stopped before this request was answered; whether its change committed,
+    a retry with the same event id tells (another process, or this one restarted)."""
+
+    status, code, title = 503, "shutting_down", "Server is shutting down, retry"
+
+
 class StateDivergence(HeadroomError):
     """Replaying the log produced another decision than the one recorded: a bug, said loudly."""
 

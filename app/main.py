@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -14,7 +16,7 @@ from fastapi_offline import FastAPIOffline
 
 from app import __version__, dashboard, tracing
 from app.api import problems
-from app.api.middleware import RequestContextMiddleware
+from app.api.middleware import InFlightRequests, RequestContextMiddleware
 from app.api.routes import clusters, health, keys
 from app.api.throttle import RequestLimitMiddleware, RequestLimits
 from app.config import Settings, get_settings
@@ -22,6 +24,7 @@ from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
 from app.service.ticker import TickLoop
+from app.service.warmup import Warmup
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter
@@ -37,6 +40,9 @@ Errors are `application/problem+json` (RFC 9457) with a stable `code`.
 
 # Where fastapi-offline serves Swagger UI's and ReDoc's files on this service.
 DOCS_ASSETS = "/docs-assets"
+
+
+log = logging.getLogger("headroom.shutdown")
 
 
 def _add_redoc(app: FastAPI) -> None:
@@ -59,6 +65,25 @@ def _add_redoc(app: FastAPI) -> None:
         return page
 
 
+def _exit_if_requests_are_stuck(in_flight: InFlightRequests, timeout: int) -> None:
+    """At the end of the lifespan's shutdown: if requests are still running (a thread busy in
+    CPU work that the graceful timeout could not cancel), end the process now. The thread
+    pool's threads are not daemonic, so the interpreter would otherwise wait for them.
+
+    Exiting is safe: a decision is answered only after its commit, so a committed transaction
+    is durable and was (or will be, on retry) answered from the log, and an uncommitted one
+    is rolled back by the database when the connection drops (SQLite: by its journal on the
+    next open). A client whose request was abandoned gets no answer and retries with the same
+    event id."""
+    stuck = in_flight.describe()
+    if not stuck:
+        return
+    log.error("shutdown: abandoning %d request(s) still running after the %d s graceful "
+              "timeout: %s", len(stuck), timeout, "; ".join(stuck))
+    logging.shutdown()
+    os._exit(1)
+
+
 def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
                span_exporter: SpanExporter | None = None,
                limits_clock: Callable[[], float] = time.monotonic) -> FastAPI:
@@ -71,8 +96,12 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     ctx = ServiceContext.from_settings(settings, REGISTRY)
     ctx.tracing = tracing.setup(ctx.db, span_exporter)
 
+    in_flight = InFlightRequests()
+    warmup = Warmup((f.name, f.warm) for f in REGISTRY.families if f.warm is not None)
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        _app.state.warmup.start()
         loop = TickLoop(ctx, settings.tick_interval_seconds)
         loop.start()
         try:
@@ -82,6 +111,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
             ctx.metrics.worker_exit()
             ctx.close()
             ctx.tracing.shutdown()
+            _exit_if_requests_are_stuck(in_flight, settings.shutdown_timeout_seconds)
 
     # /docs and /redoc load Swagger UI and ReDoc from this service, not from a CDN: an
     # air-gapped cluster has no CDN, and there FastAPI's default pages are blank. The assets
@@ -100,6 +130,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
                          if ctx.tracing.on else None)
     _add_redoc(app)
     app.state.ctx = ctx
+    app.state.warmup = warmup
     problems.install(app)
     problems.document_problems(app)
     app.include_router(health.router)
@@ -115,5 +146,5 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     if limits.on:  # added first, so it runs inside the request context, before routing
         app.add_middleware(RequestLimitMiddleware, ctx=ctx, metrics=ctx.metrics, limits=limits)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,
-                       max_body_bytes=settings.max_body_bytes)
+                       max_body_bytes=settings.max_body_bytes, in_flight=in_flight)
     return app

@@ -14,6 +14,8 @@ keep other control characters out of ids and names.
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 import logging
 import re
@@ -25,7 +27,7 @@ from urllib.parse import parse_qsl
 
 from app import redact
 from app.api.problems import problem
-from app.errors import PayloadTooLarge
+from app.errors import PayloadTooLarge, ShuttingDown
 from app.logs import request_id
 from app.metrics import Metrics
 
@@ -36,11 +38,32 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _JSON_NUL = b"\\u0000"
 
 
+class InFlightRequests:
+    """The requests this process has started and not finished (those the graceful shutdown
+    cancelled included, since their threads run on), for the shutdown's last word."""
+
+    def __init__(self) -> None:
+        self._running: dict[int, tuple[str, str, float]] = {}
+
+    def start(self, key: int, method: str, path: str) -> None:
+        self._running[key] = (method, path, time.monotonic())
+
+    def finish(self, key: int) -> None:
+        self._running.pop(key, None)
+
+    def describe(self) -> list[str]:
+        now = time.monotonic()
+        return [f"{method} {path} (running {now - t:.1f} s)"
+                for method, path, t in list(self._running.values())]
+
+
 class RequestContextMiddleware:
-    def __init__(self, app, metrics: Metrics, max_body_bytes: int):  # noqa: ANN001
+    def __init__(self, app, metrics: Metrics, max_body_bytes: int,  # noqa: ANN001
+                 in_flight: InFlightRequests | None = None):
         self.app = app
         self.metrics = metrics
         self.max_body = max_body_bytes
+        self.in_flight = in_flight or InFlightRequests()
 
     async def __call__(self, scope, receive, send):  # noqa: ANN001
         if scope["type"] != "http":
@@ -53,10 +76,14 @@ class RequestContextMiddleware:
         token = request_id.set(rid)
         started = time.perf_counter()
         status = 500
+        self.in_flight.start(id(scope), scope["method"], scope["path"])
+        cancelled = started_response = False
 
         async def send_wrapped(message):  # noqa: ANN001
             nonlocal status
             if message["type"] == "http.response.start":
+                nonlocal started_response
+                started_response = True
                 status = message["status"]
                 message.setdefault("headers", [])
                 message["headers"] = [*message["headers"], (b"x-request-id", rid.encode())]
@@ -70,7 +97,23 @@ class RequestContextMiddleware:
                 await _refuse_control(scope, receive, send_wrapped, field)
             else:
                 await self.app(scope, _replay(body, receive), send_wrapped)
+        except asyncio.CancelledError:
+            # The graceful shutdown timed out and cancelled this request: its sync route's
+            # thread cannot be cancelled and runs on, so it stays listed for the shutdown,
+            # and the client is told to retry (if nothing was sent yet).
+            cancelled = True
+            if status == 500 and not started_response:
+                exc = ShuttingDown("the server stopped before this request was answered",
+                                   headers={"connection": "close", "retry-after": "1"})
+                await problem(exc.status, exc.code, exc.title, exc.detail,
+                              _printable(scope["path"]), headers=exc.headers
+                              )(scope, receive, send_wrapped)
+                status = exc.status
+            else:
+                raise
         finally:
+            if not cancelled:
+                self.in_flight.finish(id(scope))
             elapsed = time.perf_counter() - started
             route = scope.get("route")
             template = getattr(route, "path", None) or "unmatched"

@@ -67,6 +67,8 @@ class Family(Generic[E]):
     accepted: frozenset[str] = frozenset()
     # Whether the decision path needs the cluster's creation time (a wall clock's origin).
     needs_created_at: bool = False
+    # Runs what the family's first decision would compile (numba), before /readyz says ready.
+    warm: Callable[[], None] | None = None
 
     @property
     def kinds(self) -> tuple[str, ...]:

@@ -13,6 +13,7 @@ from app.api.schemas.moments import (
 from app.api.schemas.state import MomentState
 from app.families.base import Family
 from app.policies.moments.family import MomentFamily
+from app.service.moment_clock import MomentClock
 
 MOMENTS = Family(
     name="moments", engine=MomentFamily, collection="clusters",
@@ -20,4 +21,4 @@ MOMENTS = Family(
     routers=(deployments.router, kubernetes.admission_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
              "shutdown": ScaleInOut},
-    state_models=(MomentState,))
+    state_models=(MomentState,), time=MomentClock(), warm=MomentFamily.warm_up)

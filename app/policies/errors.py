@@ -69,6 +69,34 @@ class NoDryRun(PolicyError):
     code, category, title = "dry_run_unsupported", "unsupported", "Dry run not supported"
 
 
+# How far one event may move a client-kept clock past the cluster's current time: ten years,
+# in whatever unit the family's times are. No real cluster pauses that long between events;
+# a timestamp in the wrong unit (milliseconds for seconds) or a typo (at = 1e12) does, and,
+# since time never goes back, it would leave the cluster taking events at that time only.
+MAX_CLOCK_JUMP_SECONDS = 10 * 365 * 86_400
+
+
+class ClockJumpTooLarge(PolicyError):
+    code, category, title = "clock_jump_too_large", "invalid", "Event time too far ahead"
+
+    def __init__(self, field_name: str, detail: str):
+        super().__init__(f"{field_name}: {detail}")
+        self.field = field_name
+
+
+def check_clock_jump(field_name: str, t: float, now: float, unit_seconds: float,
+                     unit: str) -> None:
+    """Refuse a client time more than MAX_CLOCK_JUMP_SECONDS past ``now`` (both in units of
+    ``unit_seconds``), unless the clock is still at its start, 0: the first event that moves
+    it sets its origin (a webhook counting hours since 1970 starts near 500,000)."""
+    bound = MAX_CLOCK_JUMP_SECONDS / unit_seconds
+    if now != 0.0 and t - now > bound:
+        raise ClockJumpTooLarge(field_name, f"{t:g} is {t - now:g} {unit} past the cluster's "
+                                f"clock ({now:g}); one event may move it at most {bound:,.0f} "
+                                f"{unit} (ten years), so that one bad timestamp cannot end "
+                                "the cluster's time")
+
+
 class ClockRefused(PolicyError):
     """``at``/``until`` given where the wall clock rules or where no time is taken, missing
     where clients keep time, or too far ahead for one event."""

@@ -4,7 +4,8 @@ A placement cluster decides at once and takes no time, except a DRA cluster with
 ``migration_budget``, whose token bucket refills with time. With the budget's wall clock,
 ``prepare`` stamps each event with the seconds since the cluster's creation *inside* its
 transaction, and the log keeps the stamped event, so a replay refills the bucket exactly as
-the live engine did. With the client clock, every event must carry ``at`` (never decreasing).
+the live engine did. With the client clock, every event must carry ``at`` (never decreasing),
+at most ten years past the cluster's clock (``check_clock_jump``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from app.policies.errors import ClockRefused
+from app.policies.errors import ClockRefused, check_clock_jump
 from app.policies.placement import PlacementFamily
 from app.store.models import as_utc, utcnow
 
@@ -23,8 +24,11 @@ class BudgetClock:
     def prepare(self, engine: PlacementFamily, created_at: datetime, event: dict[str, Any]
                 ) -> dict[str, Any]:
         clock = engine.clock
+        if clock == "client" and isinstance(event.get("at"), (int, float)):
+            # the engine checks the rest of ``at`` (present, never decreasing)
+            check_clock_jump("at", event["at"], engine.engine.now, 1.0, "time units")
         if clock != "wall":
-            return event  # no time taken, or the client's: the engine checks ``at``
+            return event
         if event.get("at") is not None:
             raise ClockRefused("at", "this cluster's migration budget keeps time by the wall "
                                "clock; leave at out")

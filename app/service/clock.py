@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from app.families.base import NothingToDo
-from app.policies.errors import ClockRefused
+from app.policies.errors import ClockRefused, check_clock_jump
 from app.policies.rms.family import MAX_TICKS_PER_EVENT, QueueFamily
 from app.store.models import as_utc, utcnow
 
@@ -46,7 +46,8 @@ class QueueClock:
     def prepare(self, engine: QueueFamily, created_at: datetime, event: dict[str, Any]
                 ) -> dict[str, Any] | NothingToDo:
         """The event with its time filled in (wall clock) or checked present (client), and
-        bounded: no event moves the clock further than ``max_span`` past the engine's."""
+        bounded: no event moves the clock further than ``max_span`` past the engine's, and
+        no client time is more than ten years past it (``check_clock_jump``)."""
         stamped = self._stamp(engine, created_at, event)
         if stamped["kind"] == "tick":
             idle = engine.idle(stamped["until"])
@@ -71,6 +72,10 @@ class QueueClock:
         t = event.get(field)
         if t is None:
             raise ClockRefused(field, "required: this cluster's clock is kept by its clients")
+        # Two bounds: this one refuses a time no cluster should reach in one step (a tick
+        # too), leaving the clock where it is; the one below bounds the work of one event
+        # (RMS's clocks fire by the million), so a tick stops there and a later one goes on.
+        check_clock_jump(field, t, now, engine.time_unit, "time units")
         if t > limit:
             if field == "until":  # a tick goes as far as allowed; its answer says where
                 return {**event, "until": limit}

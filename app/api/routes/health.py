@@ -6,7 +6,7 @@ import hashlib
 import hmac
 from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse, PlainTextResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from prometheus_client import CONTENT_TYPE_LATEST
@@ -26,9 +26,16 @@ def livez() -> dict[str, str]:
 
 
 @router.get("/readyz", operation_id="readyz",
-            summary="The database answers and its schema is at the newest migration",
-            responses={503: {"description": "Not ready: database unreachable or schema behind"}})
-def readyz(ctx: Ctx) -> JSONResponse:
+            summary="The database answers, its schema is at the newest migration, and the "
+                    "compiled decision paths are built",
+            responses={503: {"description": "Not ready: database unreachable, schema behind, "
+                                            "or still compiling (warming)"}})
+def readyz(ctx: Ctx, request: Request) -> JSONResponse:
+    warmup = request.app.state.warmup
+    if not warmup.ready:
+        return JSONResponse({"status": "unavailable", "warming": warmup.pending,
+                             "detail": "compiling the decision kernels at start"},
+                            status_code=503)
     try:
         with ctx.db.connect() as conn:
             conn.execute(text("SELECT 1"))

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_validator
 
 from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
+from app.policies.first_fit import MAX_INDEX_ENTRIES
 
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
 
@@ -218,6 +219,13 @@ def spec_errors(body: ClusterCreate, max_servers: int, max_job_types: int
                            f"job type {t.name!r} demands more than any server has"})
     if isinstance(body.policy, RmsPolicy):
         errors += body.policy.wall_rate_errors(total, len(body.job_types))
+    entries = total * len(body.job_types)
+    if body.policy.kind in ("first_fit", "best_fit") and entries > MAX_INDEX_ENTRIES:
+        errors.append({"field": "server_pools", "message":
+                       f"{body.policy.kind} indexes every server for every job type: {total} "
+                       f"servers x {len(body.job_types)} job types = {entries} entries, at most "
+                       f"{MAX_INDEX_ENTRIES} (declare fewer servers or job types, or use dra "
+                       "or power_of_d)"})
     return errors
 
 

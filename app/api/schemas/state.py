@@ -74,6 +74,14 @@ class MigrationTally(View):
     migrations_skipped_for_budget: int | None = None
 
 
+class ConfigurationSearch(View):
+    node_limit: int = Field(description="Branch-and-bound nodes one MaxReward search may "
+                                        "visit (300,000 divided by the number of job types).")
+    unproved_gpa_positions: list[int] = Field(
+        description="GPA positions whose configuration is the best one found within the "
+                    "node limit rather than the proven MaxReward (empty: all proven).")
+
+
 class DraState(PlacementState):
     policy: Literal["dra"]
     g: float = Field(description="Reserved slots g(L) the policy keeps.")
@@ -84,6 +92,7 @@ class DraState(PlacementState):
     gpa_refresh: GpaRefresh
     migration_tally: MigrationTally
     configurations: list[DraConfiguration]
+    configuration_search: ConfigurationSearch
     free_slots_in_accept_group: PerType
 
 

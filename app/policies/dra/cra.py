@@ -51,6 +51,7 @@ class CRA:
         self.stamp = [0] * num_servers
         self.clock = 0
         self.gpa_cids: list[int] = []
+        self.gpa_masks: list[int] = []
         self.istar = self.J
         self.dirty: set[int] = set()  # configurations changed outside a pass (see reassign)
         for k in sorted(orders, key=space.order_key, reverse=True):
@@ -123,7 +124,9 @@ class CRA:
         whose Reject-Group membership may have changed. Only configurations whose group can
         change are reclassified (those in GPA's old or new output, and those that lost a
         server), unless ``full`` (after a rebuild)."""
-        plan = gpa(self.space, y_hat, self.L)
+        masks: list[int] = []
+        plan = gpa(self.space, y_hat, self.L, masks)
+        self.gpa_masks = masks  # the type subset behind each GPA configuration
         pos, target = self.pos, self.target
         touched = set(self.gpa_cids) | self.dirty
         self.dirty = set()

@@ -102,15 +102,33 @@ class DRAEngine(PlacementEngine):
         self._free = [ServerHeap() for _ in range(J)]  # AG servers with an empty type-j slot
         self._free_total = [0] * J  # empty type-j slots on all servers
         self._rg_by_type: list[set[int]] = [set() for _ in range(J)]
-        for s in range(L):
-            k = self.cra.cfgs[self.cra.cfg_of[s]]
-            for j in range(J):
-                if self.counts[s][j] > k[j]:
+        # Whole-cluster work is per configuration and per job, not per server and type: a
+        # 200,000-server, 64-type cluster would otherwise loop 12.8 million times here.
+        cra = self.cra
+        for c, k in enumerate(cra.cfgs):
+            for j, n in enumerate(k):
+                self._free_total[j] += n * len(cra.members[c])
+        for j, n in enumerate(self.jobs_per_type):
+            self._free_total[j] -= n
+        for s in self._occupied():
+            k = cra.cfgs[cra.cfg_of[s]]
+            for j, n in enumerate(self.counts[s]):
+                if n > k[j]:
                     raise ValueError(f"server {self.model.server_ids[s]} holds more "
                                      f"{self._names[j]} jobs than its configuration has slots")
-                self._free_total[j] += k[j] - self.counts[s][j]
         self._ready = True
         return self._run_cra(full=True)
+
+    def _occupied(self) -> set[int]:
+        return {s for s, _ in self.jobs.values()}
+
+    def _indexed_types(self, s: int) -> list[int]:
+        """The types whose indexes can hold server s: those its configuration has slots for
+        or it holds jobs of. For the others ``_refresh`` only removes s, where it is absent
+        after a rebuild."""
+        k = self.cra.cfgs[self.cra.cfg_of[s]]
+        counts = self.counts[s]
+        return [j for j in range(len(k)) if k[j] or counts[j]]
 
     @property
     def takes_time(self) -> bool:
@@ -252,7 +270,13 @@ class DRAEngine(PlacementEngine):
             for j in range(J):
                 self._free_total[j] += cfgs[new][j] - cfgs[old][j]
             changed.add(s)
-        for s in range(self.model.num_servers) if full else changed:
+        if full:  # after a rebuild: every index starts empty
+            zero = self.cra.cid.get(self.space.zero, -1)
+            for s in range(self.model.num_servers):
+                if self.cra.cfg_of[s] != zero or self.on_server[s]:
+                    for j in self._indexed_types(s):
+                        self._refresh(s, j)
+        for s in changed:
             for j in range(J):
                 self._refresh(s, j)
         return [self._reconfiguration(s) for s, _, _ in reassigned]
@@ -475,6 +499,10 @@ class DRAEngine(PlacementEngine):
             "gpa_refresh": self._refresh_view(),
             "migration_tally": self._migration_tally(),
             "configurations": configs,
+            "configuration_search": {
+                "node_limit": self.space.node_limit,
+                "unproved_gpa_positions": [i for i, m in enumerate(cra.gpa_masks, 1)
+                                           if not self.space.proved(m)]},
             "free_slots_in_accept_group": {self._names[j]: self.free_slots_in_accept_group(j)
                                            for j in range(J)},
         })

@@ -19,9 +19,10 @@ from typing import Sequence
 from app.policies.dra.configurations import Config, ConfigurationSpace
 
 
-def gpa(space: ConfigurationSpace, y_hat: Sequence[float], servers: int
-        ) -> list[tuple[Config, int]]:
-    """GPA(Ŷ) for ``servers`` servers: [(k[i], X̂_{k[i]}) for i = 1, 2, ...] in GPA order."""
+def gpa(space: ConfigurationSpace, y_hat: Sequence[float], servers: int,
+        masks: list[int] | None = None) -> list[tuple[Config, int]]:
+    """GPA(Ŷ) for ``servers`` servers: [(k[i], X̂_{k[i]}) for i = 1, 2, ...] in GPA order.
+    ``masks``, if given, receives J[i] (the type subset k[i] was chosen from) per step."""
     r = list(y_hat)
     n_left = servers
     mask = space.full_mask
@@ -31,6 +32,8 @@ def gpa(space: ConfigurationSpace, y_hat: Sequence[float], servers: int
         k, support = space.max_reward_entry(mask)
         if not support:
             break
+        if masks is not None:
+            masks.append(mask)
         best = None
         j_star = -1
         for j, kj in support:

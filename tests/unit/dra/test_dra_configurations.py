@@ -97,20 +97,29 @@ def test_fractional_demands_fit_with_tolerance():
     assert sp.max_reward({0}) == (10,)
 
 
+@pytest.mark.parametrize("solver", ["grid", "branch_and_bound"])
 @settings(max_examples=150, deadline=None)
-@given(st.data())
-def test_max_reward_equals_brute_force(data):
+@given(data=st.data())
+def test_max_reward_equals_brute_force(solver, data):
     dims = data.draw(st.integers(1, 3))
     J = data.draw(st.integers(1, 4))
     cap = tuple(data.draw(st.integers(2, 8)) for _ in range(dims))
     demands = []
     for _ in range(J):
-        d = [data.draw(st.integers(0, c)) for c in cap]
+        # tenths too: the grid's step is then 0.1 and 10 x 0.1 must fit 1.0 (FIT_TOLERANCE)
+        d = [data.draw(st.integers(0, c) | st.sampled_from([0.1, 0.3, 0.5, 1.5]))
+             for c in cap]
         if not any(d):
             d[0] = 1
         demands.append(tuple(d))
-    rewards = [data.draw(st.sampled_from([0.5, 1, 2, 3, 1.5])) for _ in range(J)]
+    # zero rewards too: Definition 2's tie-break still fills their slots
+    rewards = [data.draw(st.sampled_from([0, 0.1, 0.2, 0.3, 0.5, 1, 2, 3, 1.5]))
+               for _ in range(J)]
     sp = ConfigurationSpace(demands, cap, rewards)
+    if solver == "branch_and_bound":
+        sp._grid = None
+    else:
+        assert sp._grid is not None
     feasible = sp.feasible()
     assert feasible == sorted(feasible, key=sp.order_key, reverse=True)
     for r in range(J + 1):

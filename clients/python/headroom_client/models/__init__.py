@@ -26,6 +26,7 @@ from .cluster_out_policy import ClusterOutPolicy
 from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
 from .cluster_page import ClusterPage
 from .cluster_update import ClusterUpdate
+from .configuration_search import ConfigurationSearch
 from .container import Container
 from .decision_summary import DecisionSummary
 from .decision_summary_decisions import DecisionSummaryDecisions
@@ -256,6 +257,7 @@ __all__ = (
     "ClusterOutServerPoolsType0Item",
     "ClusterPage",
     "ClusterUpdate",
+    "ConfigurationSearch",
     "Container",
     "DecisionSummary",
     "DecisionSummaryDecisions",

@@ -9,6 +9,7 @@ from ..models.dra_state_migrations import DraStateMigrations
 from ..models.dra_state_preemption import DraStatePreemption
 
 if TYPE_CHECKING:
+    from ..models.configuration_search import ConfigurationSearch
     from ..models.dra_configuration import DraConfiguration
     from ..models.dra_state_free_slots_in_accept_group import DraStateFreeSlotsInAcceptGroup
     from ..models.dra_state_jobs_per_type import DraStateJobsPerType
@@ -24,6 +25,7 @@ class DraState:
     """
     Attributes:
         cluster_id (str):
+        configuration_search (ConfigurationSearch):
         configurations (list[DraConfiguration]):
         free_slots_in_accept_group (DraStateFreeSlotsInAcceptGroup):
         g (float): Reserved slots g(L) the policy keeps.
@@ -42,6 +44,7 @@ class DraState:
     """
 
     cluster_id: str
+    configuration_search: ConfigurationSearch
     configurations: list[DraConfiguration]
     free_slots_in_accept_group: DraStateFreeSlotsInAcceptGroup
     g: float
@@ -60,6 +63,8 @@ class DraState:
 
     def to_dict(self) -> dict[str, Any]:
         cluster_id = self.cluster_id
+
+        configuration_search = self.configuration_search.to_dict()
 
         configurations = []
         for configurations_item_data in self.configurations:
@@ -99,6 +104,7 @@ class DraState:
         field_dict.update(
             {
                 "cluster_id": cluster_id,
+                "configuration_search": configuration_search,
                 "configurations": configurations,
                 "free_slots_in_accept_group": free_slots_in_accept_group,
                 "g": g,
@@ -121,6 +127,7 @@ class DraState:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.configuration_search import ConfigurationSearch  # noqa: PLC0415
         from ..models.dra_configuration import DraConfiguration  # noqa: PLC0415
         from ..models.dra_state_free_slots_in_accept_group import DraStateFreeSlotsInAcceptGroup  # noqa: PLC0415
         from ..models.dra_state_jobs_per_type import DraStateJobsPerType  # noqa: PLC0415
@@ -129,6 +136,8 @@ class DraState:
 
         d = dict(src_dict)
         cluster_id = d.pop("cluster_id")
+
+        configuration_search = ConfigurationSearch.from_dict(d.pop("configuration_search"))
 
         configurations = []
         _configurations = d.pop("configurations")
@@ -169,6 +178,7 @@ class DraState:
 
         dra_state = cls(
             cluster_id=cluster_id,
+            configuration_search=configuration_search,
             configurations=configurations,
             free_slots_in_accept_group=free_slots_in_accept_group,
             g=g,

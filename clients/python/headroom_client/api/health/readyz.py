@@ -44,7 +44,8 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any]:
-    """The database answers and its schema is at the newest migration
+    """The database answers, its schema is at the newest migration, and the compiled decision paths are
+    built
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -67,7 +68,8 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
 ) -> Response[Any]:
-    """The database answers and its schema is at the newest migration
+    """The database answers, its schema is at the newest migration, and the compiled decision paths are
+    built
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
