@@ -33,6 +33,13 @@ log = logging.getLogger("headroom.access")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _CONTROL_CHARACTER = "control characters are not allowed"
 _IN_PATH = Refusal("path", "control_character", _CONTROL_CHARACTER)
+# A client's request id is echoed in a response header and written to the logs: visible
+# ASCII only (what every client may send in a header and every log shows as itself), 100 at
+# most; any other is replaced by a fresh id rather than echoed changed.
+_REQUEST_ID = re.compile(rb"[!-~]{1,100}")
+# Longest Content-Length worth converting: 18 digits exceed any body limit, and int() of a
+# header of thousands of digits raises (Python refuses over 4,300).
+_LENGTH_DIGITS = 18
 
 
 class RequestContextMiddleware:
@@ -46,7 +53,8 @@ class RequestContextMiddleware:
             await self.app(scope, receive, send)
             return
         headers = dict(scope.get("headers") or [])
-        rid = headers.get(b"x-request-id", b"").decode("latin-1")[:100] or uuid.uuid4().hex
+        sent_id = headers.get(b"x-request-id", b"")
+        rid = sent_id.decode("ascii") if _REQUEST_ID.fullmatch(sent_id) else uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()
         status = 500
@@ -82,7 +90,8 @@ class RequestContextMiddleware:
     async def _read_body(self, scope, receive, headers) -> bytes | None:  # noqa: ANN001
         """The whole body, or None when it exceeds the limit (declared or actual)."""
         declared = headers.get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+        if declared is not None and declared.isdigit() and (
+                len(declared) > _LENGTH_DIGITS or int(declared) > self.max_body):
             return None
         chunks, size = [], 0
         while True:

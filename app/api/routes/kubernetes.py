@@ -114,14 +114,16 @@ def _bind(request: Request, principal: Principal, cluster_id: str, args: Extende
     return {"Error": error}
 
 
-_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|m)$")
+# ASCII digits only (\d takes any script's, and $ a trailing newline), bounded: nothing
+# longer is a timeout an API server sends.
+_DURATION = re.compile(r"([0-9]{1,9}(?:\.[0-9]{1,9})?)(ms|s|m)")
 
 
 def _deadline(ctx: Any, timeout: str | None) -> float:
     """The setting, or half the API server's own ``?timeout=`` (it appends one, e.g.
     ``10s``), whichever is less; an unreadable timeout is ignored."""
     deadline = ctx.settings.kube_webhook_deadline_seconds
-    m = _DURATION.match(timeout or "")
+    m = _DURATION.fullmatch(timeout or "")
     if m:
         seconds = float(m.group(1)) * {"ms": 0.001, "s": 1, "m": 60}[m.group(2)]
         deadline = min(deadline, max(seconds / 2, 0.1))
