@@ -138,8 +138,11 @@ def _marking_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     if len(obj) == len(pairs):
         return obj
     marked = _Object(pairs)
-    seen: set[str] = set()
-    marked.duplicates = [k for k, _ in pairs if k in seen or seen.add(k)]  # type: ignore[func-returns-value]
+    marked.duplicates, seen = [], set()
+    for key, _ in pairs:
+        if key in seen:
+            marked.duplicates.append(key)
+        seen.add(key)
     return marked
 
 

@@ -473,7 +473,7 @@ def test_an_answer_that_cannot_be_sent_is_never_logged(app, monkeypatch, value):
         assert placed == ["placed"] * 3 + ["rejected"]
 
 
-# ---- headers, query parameters and path ids -------------------------------------------------------
+# ---- headers, query parameters and path ids ---------------------------------------------------
 
 @pytest.fixture
 def client_raw(app) -> Iterator[Any]:

@@ -44,7 +44,8 @@ class ResourceIn(StrictModel):
 # 5e-324, a cap's sigma at 5e-324, or V = 0 without alpha (the derived alpha is then 0), and a
 # percentile first_bucket of 5e-324 overflows the bucket count. At the bounds below the same
 # grid (4,000 THOR streams at resource costs 1 and 1e9) answers finite numbers throughout.
-MIN_STEP = 1e-6
+THOR_SMALLEST = 1e-6
+
 
 class CapEstimatorParams(AsGiven):
     """The online Gaussian N(μ, σ²) that forecasts the next period's demand (estimator.py)."""
@@ -88,11 +89,11 @@ class GaussianCap(StrictModel):
 class ThorPolicyParams(AsGiven):
     V: float | None = Field(None, ge=0, le=1e12, description=(
         "Eq. (8)'s V; null: derived from queue_target per resource."))
-    alpha: float | None = Field(None, ge=MIN_STEP, le=1e12, description=(
+    alpha: float | None = Field(None, ge=THOR_SMALLEST, le=1e12, description=(
         "Eq. (8)'s α; null: derived from queue_target and tracking_gain per resource."))
-    queue_target: float = Field(ThorParams.queue_target, ge=MIN_STEP, le=1e6, description=(
-        "Q*, the predictor queue's working level."))
-    tracking_gain: float = Field(ThorParams.tracking_gain, ge=MIN_STEP, le=2, description=(
+    queue_target: float = Field(ThorParams.queue_target, ge=THOR_SMALLEST, le=1e6,
+                                description="Q*, the predictor queue's working level.")
+    tracking_gain: float = Field(ThorParams.tracking_gain, ge=THOR_SMALLEST, le=2, description=(
         "k: share of a standardised deviation corrected per period (below 2 for "
         "stability)."))
     normalize: bool = Field(ThorParams.normalize, description=(
@@ -184,7 +185,7 @@ class ReservationCreate(StrictModel):
 
     name: Name
     resources: list[ResourceIn] = Field(min_length=1, max_length=16)
-    policy: ReservationPolicy = Field(default_factory=QuantileTrackingPolicy)  # type: ignore[arg-type]
+    policy: ReservationPolicy = Field(default_factory=QuantileTrackingPolicy)
     initial: dict[Name, Amount] | None = Field(
         None, description="Reservation in force for the first period (default: nothing).")
 
