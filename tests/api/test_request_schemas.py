@@ -134,6 +134,15 @@ def test_bad_params_are_422_naming_the_field(client, kind, params, field):
     assert client.get("/v1/reservations").json()["items"] == []
 
 
+@pytest.mark.parametrize("kind", [{}, [], 1, None, True, "magic", "THOR"])
+def test_a_kind_that_names_no_policy_is_422(client, kind):
+    """A kind that is no policy's, whatever its JSON type (an object cannot even be looked
+    up), goes to the default's model, whose kind refuses it."""
+    body = assert_problem(client.post("/v1/reservations", json={
+        "name": "s", "resources": RESOURCES, "policy": {"kind": kind}}), 422)
+    assert "policy.kind" in [e["field"] for e in body["errors"]], body
+
+
 def test_each_kind_documents_its_own_params(app):
     """The document states each kind's parameters with their defaults and bounds, and the
     kind's model refuses the others' parameters."""

@@ -168,7 +168,7 @@ def _policy_kind(policy: Any) -> str:
     model, whose ``kind`` refuses it (a 422 naming policy.kind)."""
     kind = policy.get("kind", DEFAULT_POLICY) if isinstance(policy, dict) else \
         getattr(policy, "kind", DEFAULT_POLICY)
-    return kind if kind in RESERVATION_POLICIES else DEFAULT_POLICY
+    return kind if isinstance(kind, str) and kind in RESERVATION_POLICIES else DEFAULT_POLICY
 
 
 ReservationPolicy = Annotated[
