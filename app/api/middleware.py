@@ -7,25 +7,24 @@ refuse an oversized body before any of it reaches JSON parsing.
 Control characters are refused here, once for every route, rather than per field: Postgres
 text and JSONB cannot hold NUL at all (psycopg raises, which was a 500 on every route that
 looks an id up), and no id, name, cursor or query value has a legitimate use for a C0 control
-character or DEL. Bodies are checked for NUL only, wherever it is, including inside free-form
-objects such as a policy's ``params`` or a deployment's ``prior``; the schemas' own patterns
-keep other control characters out of ids and names.
+character or DEL. JSON bodies are read strictly here too (``app/api/json_body.py``): NUL, lone
+surrogates, repeated keys, NaN and Infinity, and nesting deeper than 64 are refused wherever
+they are, before any route parses the body; the schemas' own patterns keep other control
+characters out of ids and names.
 """
 
 from __future__ import annotations
 
 import asyncio
-
-import json
 import logging
 import re
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import parse_qsl
 
 from app import redact
+from app.api.json_body import Refusal, refusal
 from app.api.problems import problem
 from app.errors import PayloadTooLarge, ShuttingDown
 from app.logs import request_id
@@ -34,8 +33,15 @@ from app.metrics import Metrics
 log = logging.getLogger("headroom.access")
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-# How JSON writes a NUL inside a string; a raw NUL byte is not valid JSON and fails parsing.
-_JSON_NUL = b"\\u0000"
+_CONTROL_CHARACTER = "control characters are not allowed"
+_IN_PATH = Refusal("path", "control_character", _CONTROL_CHARACTER)
+# A client's request id is echoed in a response header and written to the logs: visible
+# ASCII only (what every client may send in a header and every log shows as itself), 100 at
+# most; any other is replaced by a fresh id rather than echoed changed.
+_REQUEST_ID = re.compile(rb"[!-~]{1,100}")
+# Longest Content-Length worth converting: 18 digits exceed any body limit, and int() of a
+# header of thousands of digits raises (Python refuses over 4,300).
+_LENGTH_DIGITS = 18
 
 
 class InFlightRequests:
@@ -71,8 +77,9 @@ class RequestContextMiddleware:
             return
         headers = dict(scope.get("headers") or [])
         # Echoed and written on every log line: a key pasted here by mistake is redacted.
-        rid = redact.text(headers.get(b"x-request-id", b"").decode("latin-1")[:100]) \
-            or uuid.uuid4().hex
+        sent_id = headers.get(b"x-request-id", b"")
+        rid = redact.text(sent_id.decode("ascii")) if _REQUEST_ID.fullmatch(sent_id) \
+            else uuid.uuid4().hex
         token = request_id.set(rid)
         started = time.perf_counter()
         status = 500
@@ -93,8 +100,8 @@ class RequestContextMiddleware:
             body = await self._read_body(scope, receive, headers)
             if body is None:
                 await self._too_large(scope, receive, send_wrapped)
-            elif (field := _control_character(scope, body)) is not None:
-                await _refuse_control(scope, receive, send_wrapped, field)
+            elif (refused := _refusal(scope, body)) is not None:
+                await _refuse(scope, receive, send_wrapped, refused)
             else:
                 await self.app(scope, _replay(body, receive), send_wrapped)
         except asyncio.CancelledError:
@@ -128,7 +135,8 @@ class RequestContextMiddleware:
     async def _read_body(self, scope, receive, headers) -> bytes | None:  # noqa: ANN001
         """The whole body, or None when it exceeds the limit (declared or actual)."""
         declared = headers.get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_body:
+        if declared is not None and declared.isdigit() and (
+                len(declared) > _LENGTH_DIGITS or int(declared) > self.max_body):
             return None
         chunks, size = [], 0
         while True:
@@ -151,41 +159,18 @@ class RequestContextMiddleware:
                            _printable(scope["path"]), headers=exc.headers)
         await response(scope, receive, send)
 
-def _control_character(scope: dict[str, Any], body: bytes) -> str | None:
-    """The field holding a character no request may carry: "path", a query parameter's name,
-    or the body field with a NUL; None when the request is clean."""
+def _refusal(scope: dict[str, Any], body: bytes) -> Refusal | None:
+    """Why the request may not reach a route: a control character in the path (field
+    "path") or a query parameter (its name), or what the strict JSON reading refuses in the
+    body; None when the request is clean."""
     if _CONTROL.search(scope["path"]):
-        return "path"
+        return _IN_PATH
     query = scope.get("query_string") or b""
     if query:
         for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
             if _CONTROL.search(name) or _CONTROL.search(value):
-                return _printable(name)
-    # The substring test keeps the JSON parse off every clean request; the parse tells a NUL
-    # from an escaped backslash followed by "u0000".
-    if _JSON_NUL in body:
-        try:
-            document = json.loads(body)
-        except ValueError:
-            return None  # not JSON: the route answers 400 malformed_json
-        return next(_nul_fields(document, ""), None)
-    return None
-
-
-def _nul_fields(value: Any, at: str) -> Iterator[str]:
-    """Paths (written as field_path writes them) of the strings holding a NUL, keys included."""
-    if isinstance(value, str):
-        if "\x00" in value:
-            yield at or "body"
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            here = f"{at}.{_printable(key)}" if at else _printable(key)
-            if "\x00" in key:
-                yield here
-            yield from _nul_fields(item, here)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _nul_fields(item, f"{at}[{i}]")
+                return Refusal(_printable(name), "control_character", _CONTROL_CHARACTER)
+    return refusal(body)
 
 
 def _printable(text: str) -> str:
@@ -193,19 +178,19 @@ def _printable(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
-async def _refuse_control(scope, receive, send, field: str) -> None:  # noqa: ANN001
+async def _refuse(scope, receive, send, refused: Refusal) -> None:  # noqa: ANN001
     """A path with a control character names nothing that can exist (no id or name may hold
     one): 404, as for any unknown id, which also keeps every path parameter's documented type
     a plain string. In a query value or a body it is an invalid field: 422."""
     instance = _printable(scope["path"])
-    if field == "path":
+    if refused is _IN_PATH:
         response = problem(404, "not_found", "Not found",
                            "no resource has a control character in its path", instance)
     else:
         response = problem(422, "validation_error", "Request is invalid",
-                           f"{field}: control characters (such as NUL) are not allowed",
-                           instance, [{"field": field, "type": "control_character",
-                                       "message": "control characters are not allowed"}])
+                           f"{refused.field}: {refused.message}", instance,
+                           [{"field": refused.field, "type": refused.type,
+                             "message": refused.message}])
     await response(scope, receive, send)
 
 

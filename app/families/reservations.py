@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from app.api.routes import reservations
 from app.api.schemas.reservations import (
+    RESERVATION_POLICY_MODELS,
     ObservationOut,
     ReservationCreate,
-    ReservationPolicy,
 )
 from app.families.base import Family
 from app.policies.thor.family import ReservationFamily
 
 RESERVATIONS = Family(
     name="reservations", engine=ReservationFamily, collection="reservations",
-    policy_models=(ReservationPolicy,), create_model=ReservationCreate,
+    policy_models=RESERVATION_POLICY_MODELS, create_model=ReservationCreate,
     routers=(reservations.router,), answers={"observation": ObservationOut})

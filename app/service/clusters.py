@@ -135,8 +135,15 @@ def list_clusters(ctx: ServiceContext, owner: str | None, limit: int, after: str
     return [(view or cluster_view)(c) for c in rows], (rows[-1].name if more else None)
 
 
-def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: int | None
-                   ) -> dict[str, Any]:
+def _check_generation(generation: int, if_match: frozenset[int] | None) -> None:
+    """``if_match``: the generations the client's If-Match accepts (None: any)."""
+    if if_match is not None and generation not in if_match:
+        said = ", ".join(str(g) for g in sorted(if_match)) or "no generation"
+        raise PreconditionFailed(f"cluster generation is {generation}, If-Match said {said}")
+
+
+def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str,
+                   if_match: frozenset[int] | None) -> dict[str, Any]:
     """Rename a cluster: an admin write, so it bumps the generation (the ETag)."""
     owner = None
     try:
@@ -145,9 +152,7 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
             cluster = session.get(Cluster, cluster_id)
             assert cluster is not None
             owner = cluster.owner
-            if if_match is not None and if_match != cluster.generation:
-                raise PreconditionFailed(
-                    f"cluster generation is {cluster.generation}, If-Match said {if_match}")
+            _check_generation(cluster.generation, if_match)
             if cluster.name != name:
                 cluster.name = name
                 cluster.spec = {**cluster.spec, "name": name}
@@ -162,13 +167,12 @@ def rename_cluster(ctx: ServiceContext, cluster_id: str, name: str, if_match: in
     return view
 
 
-def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: int | None) -> None:
+def delete_cluster(ctx: ServiceContext, cluster_id: str, if_match: frozenset[int] | None
+                   ) -> None:
     with ctx.sessions() as session, session.begin():
         lock_cluster(session, ctx.families, cluster_id)
         generation = session.execute(
             select(Cluster.generation).where(Cluster.id == cluster_id)).scalar_one()
-        if if_match is not None and if_match != generation:
-            raise PreconditionFailed(
-                f"cluster generation is {generation}, If-Match said {if_match}")
+        _check_generation(generation, if_match)
         session.execute(delete(Cluster).where(Cluster.id == cluster_id))
     ctx.engines.forget(cluster_id)

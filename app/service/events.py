@@ -47,6 +47,7 @@ from app.policies.protocol import FamilyEngine
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
 from app.service.log import logged_events
+from app.store.db import json_bytes
 from app.store.models import Cluster, Event, utcnow
 
 log = logging.getLogger("headroom.events")
@@ -309,10 +310,12 @@ def _decide_group(ctx: ServiceContext, conn: Connection, cluster: ClusterRow,
                             continue
                         request = prepared
                     response = item.engine.apply(request).to_dict()
-                    # No log can hold NaN or Infinity (Postgres' json refuses the whole
-                    # group's insert; SQLite would keep a log Postgres cannot load): a bug
-                    # in the engine.
-                    json.dumps(response, allow_nan=False)  # ValueError: handled below
+                    # The bytes this answer will be sent as, and the text the log stores
+                    # (app/store/db.py): an answer that has none (NaN, a lone surrogate) is a
+                    # bug in the engine or a hole in the input checks, and fails here, alone,
+                    # before the commit, rather than the whole group's insert or, after the
+                    # commit, its own answer.
+                    json_bytes(response)  # ValueError: handled below
                 except PolicyError as exc:  # refused before mutating (engine contract)
                     p.error = from_policy_error(exc)
                 except Exception as exc:  # a bug: the engine may be half-changed

@@ -2,20 +2,40 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 
 
+def json_text(value: Any) -> str:
+    """How every JSON column is written, and how the API writes its answers (Starlette's
+    JSONResponse.render, whose UTF-8 encoding ``json_bytes`` adds): no NaN or Infinity,
+    characters as themselves. The database driver encodes the text as UTF-8 inside the
+    transaction, so a value the API could not send (a lone surrogate, NaN) fails the
+    statement, and with it the transaction, before anything is committed."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def json_bytes(value: Any) -> bytes:
+    """The bytes the API sends for ``value``; ValueError (UnicodeEncodeError included) when
+    it has none."""
+    return json_text(value).encode("utf-8")
+
+
 def make_engine(settings: Settings) -> Engine:
     url = settings.database_url
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
+                               json_serializer=json_text)
         _sqlite_immediate_transactions(engine)
         return engine
     return create_engine(
         url,
+        json_serializer=json_text,
         pool_size=20,
         max_overflow=20,
         pool_pre_ping=True,

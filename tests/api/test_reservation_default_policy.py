@@ -44,10 +44,10 @@ def test_explicit_quantile_tracking_params_are_kept(client):
     assert r.json()["policy"]["params"] == {"step": 0.5}
 
 
-@pytest.mark.parametrize("params,field", [({"step": 0}, "params.step"),
-                                          ({"steps": 1}, "params"),
+@pytest.mark.parametrize("params,field", [({"step": 0}, "policy.params.step"),
+                                          ({"steps": 1}, "policy.params.steps"),
                                           ({"estimator": {"tail_factor": 0}},
-                                           "params.estimator.tail_factor")])
+                                           "policy.params.estimator.tail_factor")])
 def test_bad_params_are_422_and_create_nothing(client, params, field):
     r = client.post("/v1/reservations", json={
         "name": "bad", "resources": RESOURCES,

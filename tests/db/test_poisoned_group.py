@@ -24,21 +24,23 @@ def _arrival(i: int | str) -> dict:
     return {"kind": "arrival", "event_id": f"e{i}", "job_id": f"j{i}", "job_type": "small"}
 
 
-class _Infinite:
-    """A decision whose answer holds a number no JSON log can store."""
+class _Unsendable:
+    """A decision whose answer has no JSON text: a number no JSON log can store, or a string
+    no UTF-8 answer can carry."""
 
-    def __init__(self, decision):
-        self.decision = decision
+    def __init__(self, decision, value):
+        self.decision, self.value = decision, value
 
     def to_dict(self):
-        return {**self.decision.to_dict(), "details": {"score": float("inf")}}
+        return {**self.decision.to_dict(), "details": {"score": self.value}}
 
 
-@pytest.mark.parametrize("how", ["raises", "answers_infinity"])
+@pytest.mark.parametrize("how", ["raises", "answers_infinity", "answers_lone_surrogate"])
 def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch, how):
     """The poisoned arrival mutates the engine (it places its job) and then raises a
     non-policy error, or answers a non-finite number (Postgres' json refuses the row at the
-    group's insert, SQLite would store a log Postgres cannot hold): a bug either way. It alone
+    group's insert, SQLite would store a log Postgres cannot hold) or a lone surrogate (the
+    log stored it escaped, and the answer failed after the commit): a bug either way. It alone
     fails; the others queued in the same group, a replay of a logged event and the poisoned
     event's retry in the same group get their normal answers, the log holds exactly the others,
     and a fresh process rebuilds the same state."""
@@ -50,7 +52,7 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch, how):
         if event.get("job_id") == POISON:
             if how == "raises":
                 raise OverflowError("engine bug")
-            return _Infinite(out)
+            return _Unsendable(out, float("inf") if how == "answers_infinity" else "\udc80")
         return out
 
     monkeypatch.setattr(PlacementFamily, "apply", apply)

@@ -63,7 +63,7 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
     try:
         # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
         engine = ctx.families.family_for(spec["policy"]["kind"]).build(spec)
-    except ValueError as exc:
+    except (ValueError, ArithmeticError) as exc:  # an overflow too: no engine, no cluster
         raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
                                            sent=sent, engine=engine)

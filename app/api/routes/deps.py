@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request, status
@@ -102,14 +103,46 @@ def event_id_from(body_id: str | None, header_id: str | None) -> str:
     return event_id
 
 
-def if_match_generation(if_match: str | None) -> int | None:
-    if if_match is None or if_match.strip() == "*":
+# RFC 9110 §13.1.1 and §8.8.3: If-Match = "*" / #entity-tag, entity-tag = [ "W/" ] DQUOTE
+# *etagc DQUOTE, etagc = %x21 / %x23-7E / obs-text; a list element may be empty. The header
+# arrives decoded as Latin-1, so obs-text (bytes 0x80-0xFF) is \x80-\xff here.
+_ENTITY_TAG = r'(W/)?"([\x21\x23-\x7e\x80-\xff]*)"'
+# One list element and the comma (or end) after it; no two repetitions may match the same
+# characters, so a hostile header costs linear time.
+_ELEMENT = re.compile(rf"[ \t]*(?:{_ENTITY_TAG}[ \t]*)?(,|\Z)")
+# The ETags this service issues: a cluster's generation, quoted, in ASCII digits without a
+# leading zero (strong comparison is character by character: "01" is not "1"), at most 18
+# ("²" or "١" are digits to str.isdigit but not to int()).
+_GENERATION = re.compile(r"0|[1-9][0-9]{0,17}")
+
+
+def if_match_generation(if_match: str | None) -> frozenset[int] | None:
+    """The generations an If-Match header accepts; None for no header or "*".
+
+    A header outside RFC 9110's grammar is a 422 naming If-Match. A well-formed one whose
+    tags cannot match (weak tags, which strong comparison never matches; opaque tags this
+    service never issues) gives an empty set, so the write answers 412 like a stale ETag:
+    RFC 9110 §13.1.1 asks for 412 whenever no listed tag matches, and the client learns the
+    same thing either way (fetch the ETag again). A header with no tag at all is refused as
+    malformed: it is a client's empty template, not a condition."""
+    if if_match is None or if_match.strip(" \t") == "*":
         return None
-    raw = if_match.strip().removeprefix("W/").strip('"')
-    if not raw.isdigit():
-        raise Unprocessable("If-Match must be a generation ETag such as \"3\"",
-                            errors=[{"field": "If-Match", "message": "not an ETag we issued"}])
-    return int(raw)
+    tags, at = [], 0
+    while True:
+        element = _ELEMENT.match(if_match, at) if len(if_match) <= 4096 else None
+        if element is None:
+            break
+        if element[2] is not None:
+            tags.append((element[1], element[2]))
+        if not element[3]:  # the end
+            break
+        at = element.end()
+    if element is None or not tags:
+        raise Unprocessable("If-Match must be \"*\" or a list of entity tags such as \"3\" "
+                            "(RFC 9110)",
+                            errors=[{"field": "If-Match", "message": "not an entity tag"}])
+    return frozenset(int(opaque) for weak, opaque in tags
+                     if not weak and _GENERATION.fullmatch(opaque))
 
 
 def answer_with(family: Family[Any], kind: str, answer: dict[str, Any]) -> JSONResponse:

@@ -100,6 +100,8 @@ def _bind(request: Request, principal: Principal, cluster_id: str, args: Extende
     return {"Error": error}
 
 
+# ASCII digits only (\d takes any script's, and $ a trailing newline), bounded: nothing
+# longer is a timeout an API server sends.
 _DURATION = re.compile(r"([0-9]{1,6}(?:\.[0-9]{1,6})?)(ms|s|m)")
 
 

@@ -59,8 +59,10 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
     spec = body.model_dump(mode="json")
     try:
         ReservationFamily.build(spec)  # the policy's own checks of its parameters
-    except ValueError as exc:
+    except (ValueError, ArithmeticError) as exc:  # an overflow too: no engine, no stream
         field = getattr(exc, "field", "policy.params")
+        if field.startswith("params"):  # the engine's name, within the declaration's policy
+            field = f"policy.{field}"
         raise Unprocessable(str(exc), errors=[{"field": field, "message": str(exc)}]) from exc
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
                                            sent=sent)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer
 
 # Names appear in URLs, logs and metrics labels: keep them to a safe alphabet.
 NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"
@@ -31,6 +31,16 @@ class StrictModel(BaseModel):
     ("yes" is not a boolean, "5" is not a number): a typo should fail, not guess."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
+
+
+class AsGiven(StrictModel):
+    """A StrictModel stored and shown with only the fields the client gave (or a validator
+    set): the engine behind it fills in its own defaults, which the field defaults here
+    document, so a declaration is stored as it was written."""
+
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: Any) -> dict[str, Any]:
+        return {k: v for k, v in handler(self).items() if k in self.model_fields_set}
 
 
 # At most 1e12 time units: far beyond any cluster's life, and exact enough in a float.

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
-from app.api.schemas.common import ClientId, Name, SegmentId, StrictModel
+from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.errors import MomentsError
 from app.policies.moments.family import MAX_CORES, MomentFamily
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
@@ -23,6 +23,79 @@ Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
 
 
 Threshold = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
+Share = Annotated[float, Field(ge=0, le=1, allow_inf_nan=False)]
+Runs = Annotated[int, Field(ge=1, le=10_000_000)]
+
+
+# Shape and rate share one range: where every moment formula stays finite (the reason is
+# next to GAMMA_MIN in app/policies/moments/priors.py, which checks the same bounds again).
+GammaParameter = Annotated[float, Field(ge=GAMMA_MIN, le=GAMMA_MAX, allow_inf_nan=False,
+                                        strict=True)]
+ShapeRate = Annotated[list[GammaParameter], Field(
+    min_length=2, max_length=2, description="[shape, rate] of a Gamma belief, rates per hour.")]
+PseudoObservation = Annotated[float, Field(ge=0, le=PSEUDO_MAX, allow_inf_nan=False,
+                                           strict=True)]
+
+
+class GammaPriors(StrictModel):
+    """Gamma beliefs over a deployment's λ, μ, σ: a deployment's own (replacing the cluster's
+    base prior, §6) or a cluster's population prior (replacing Table 1)."""
+
+    lam: ShapeRate = Field(alias="lambda", description="Scale-out rate coefficient λ.")
+    mu: ShapeRate = Field(description="Per-core death rate μ.")
+    sigma: ShapeRate = Field(description="Extra cores per scale-out σ (size is 1 + Pois(σ)).")
+
+    @model_serializer(mode="wrap")
+    def _lambda_spelled_out(self, handler: Any) -> dict[str, Any]:
+        """Stored and shown as "lambda" whether or not the dump asked for aliases (a cluster's
+        declaration is stored by field name)."""
+        out = handler(self)
+        return {("lambda" if k == "lam" else k): v for k, v in out.items()}
+
+
+class CalibratedAnchor(AsGiven):
+    """A capacity of the service's calibration table (app/policies/moments/sla.py) that a
+    table derivation drew on, as the service writes it."""
+
+    capacity: Cores
+    value: Threshold = Field(description="The threshold calibrated there: t / capacity for "
+                                         "threshold and first_moment, ρ for second_moment.")
+    runs: Runs = Field(description="Seeded lives of the §2.1 model behind it.")
+    confidence: Share | None = Field(None, description="Confidence that the pooled failure "
+                                                       "rate met the SLA there; null where "
+                                                       "none was measured.")
+    failure_rate: Share | None = Field(None, description="The pooled failure rate of those "
+                                                         "lives.")
+    ratio_to_table: Threshold | None = Field(
+        None, description="A growth step's anchors: value over the Table 1 prior's value at "
+                          "the same capacity.")
+
+
+class CalibrationScale(AsGiven):
+    """The simulated cluster of a calibration, as `headroom calibrate moment --json` writes
+    it. The service checks capacity, steps, arrival_size_evidence and population_prior
+    against the declaration; the rest is a record."""
+
+    capacity: Cores | None = None
+    years: float | None = Field(None, gt=0, le=1000, description="Simulated years per life.")
+    arrival_rate: float | None = Field(None, gt=0, le=1e9, description="Deployments per hour.")
+    observations: int | None = Field(None, ge=0, le=10**9, description=(
+        "Prior pseudo-observations per process (§6)."))
+    steps: int | None = Field(None, ge=1, le=1_000_000,
+                              description="Steps per look-ahead horizon.")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1, description="The first life's seed.")
+    iterations: int | None = Field(None, ge=1, le=1000, description="Binary-search steps.")
+    between: list[Threshold] | None = Field(None, min_length=2, max_length=2, description=(
+        "[lo, hi]: the bracket the search was narrowed to."))
+    arrival_size_evidence: bool | None = None
+    population_prior: GammaPriors | None = None
+
+    @model_serializer(mode="wrap")
+    def _as_given(self, handler: Any) -> dict[str, Any]:
+        """As given, and a null as if not given (the checks read a missing key as "the
+        same as the declaration")."""
+        return {k: v for k, v in handler(self).items()
+                if k in self.model_fields_set and v is not None}
 
 
 class GrowthStep(StrictModel):
@@ -31,7 +104,7 @@ class GrowthStep(StrictModel):
 
     lambda_factor: float = Field(gt=1, le=100, allow_inf_nan=False)
     threshold: Threshold
-    anchors: list[dict[str, Any]] | None = Field(None, max_length=16)
+    anchors: list[CalibratedAnchor] | None = Field(None, max_length=16)
 
     @model_serializer(mode="wrap")
     def _without_nulls(self, handler: Any) -> dict[str, Any]:
@@ -59,8 +132,8 @@ class ThresholdDerivation(StrictModel):
     failure_rate: float | None = Field(None, ge=0, le=1)
     utilization: float | None = Field(None, ge=0, le=1.5)
     table_sla: float | None = Field(None, gt=0, lt=1)
-    anchors: list[dict[str, Any]] | None = Field(None, max_length=16)
-    scale: dict[str, Any] | None = Field(None, description="The simulated cluster.")
+    anchors: list[CalibratedAnchor] | None = Field(None, max_length=16)
+    scale: CalibrationScale | None = Field(None, description="The simulated cluster.")
     by_growth: list[GrowthStep] | None = Field(
         None, max_length=8,
         description="A cluster that learns its population prior (policy.learn_prior) moves to "
@@ -79,32 +152,6 @@ class ThresholdDerivation(StrictModel):
     def _without_nulls(self, handler: Any) -> dict[str, Any]:
         """Stored and shown with only what the derivation states."""
         return {k: v for k, v in handler(self).items() if v is not None}
-
-
-# Shape and rate share one range: where every moment formula stays finite (the reason is
-# next to GAMMA_MIN in app/policies/moments/priors.py, which checks the same bounds again).
-GammaParameter = Annotated[float, Field(ge=GAMMA_MIN, le=GAMMA_MAX, allow_inf_nan=False,
-                                        strict=True)]
-ShapeRate = Annotated[list[GammaParameter], Field(
-    min_length=2, max_length=2, description="[shape, rate] of a Gamma belief, rates per hour.")]
-PseudoObservation = Annotated[float, Field(ge=0, le=PSEUDO_MAX, allow_inf_nan=False,
-                                           strict=True)]
-
-
-class GammaPriors(StrictModel):
-    """Gamma beliefs over a deployment's λ, μ, σ: a deployment's own (replacing the cluster's
-    base prior, §6) or a cluster's population prior (replacing Table 1)."""
-
-    lam: ShapeRate = Field(alias="lambda", description="Scale-out rate coefficient λ.")
-    mu: ShapeRate = Field(description="Per-core death rate μ.")
-    sigma: ShapeRate = Field(description="Extra cores per scale-out σ (size is 1 + Pois(σ)).")
-
-    @model_serializer(mode="wrap")
-    def _lambda_spelled_out(self, handler: Any) -> dict[str, Any]:
-        """Stored and shown as "lambda" whether or not the dump asked for aliases (a cluster's
-        declaration is stored by field name)."""
-        out = handler(self)
-        return {("lambda" if k == "lam" else k): v for k, v in out.items()}
 
 
 def _overflow_default_text() -> str:

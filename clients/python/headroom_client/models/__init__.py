@@ -18,6 +18,9 @@ from .batch_departure import BatchDeparture
 from .batch_in import BatchIn
 from .batch_out import BatchOut
 from .best_fit_policy import BestFitPolicy
+from .calibrated_anchor import CalibratedAnchor
+from .calibration_scale import CalibrationScale
+from .cap_estimator_params import CapEstimatorParams
 from .closed_loop_view import ClosedLoopView
 from .cluster_create import ClusterCreate
 from .cluster_out import ClusterOut
@@ -64,8 +67,10 @@ from .fit_state import FitState
 from .fit_state_feasible_servers_per_type import FitStateFeasibleServersPerType
 from .fit_state_jobs_per_type import FitStateJobsPerType
 from .fit_state_policy import FitStatePolicy
+from .ftl_policy import FtlPolicy
 from .gamma_priors import GammaPriors
 from .gamma_view import GammaView
+from .gaussian_cap import GaussianCap
 from .gpa_refresh import GpaRefresh
 from .gpa_refresh_y_hat_in_use import GpaRefreshYHatInUse
 from .greedy_queue_policy import GreedyQueuePolicy
@@ -81,7 +86,6 @@ from .group_version_resource import GroupVersionResource
 from .growth_calibration_view import GrowthCalibrationView
 from .growth_ladder_view import GrowthLadderView
 from .growth_step import GrowthStep
-from .growth_step_anchors_type_0_item import GrowthStepAnchorsType0Item
 from .held_job import HeldJob
 from .held_job_status import HeldJobStatus
 from .hindsight import Hindsight
@@ -129,6 +133,7 @@ from .moment_state_overflow_bound_per_horizon_type_0 import MomentStateOverflowB
 from .moment_state_peak_expected_cores import MomentStatePeakExpectedCores
 from .moment_state_policy import MomentStatePolicy
 from .moment_state_threshold_derivation_type_0 import MomentStateThresholdDerivationType0
+from .no_params import NoParams
 from .node import Node
 from .node_list import NodeList
 from .node_meta import NodeMeta
@@ -145,6 +150,8 @@ from .observation_out_violation_rate import ObservationOutViolationRate
 from .outgrowing_row import OutgrowingRow
 from .outgrowing_row_reason import OutgrowingRowReason
 from .outgrowing_view import OutgrowingView
+from .percentile_policy import PercentilePolicy
+from .percentile_policy_params import PercentilePolicyParams
 from .placement_out import PlacementOut
 from .placement_out_decision import PlacementOutDecision
 from .placement_out_details import PlacementOutDetails
@@ -161,6 +168,8 @@ from .preemption_out import PreemptionOut
 from .prior_observations import PriorObservations
 from .problem import Problem
 from .problem_errors_item import ProblemErrorsItem
+from .quantile_tracking_params import QuantileTrackingParams
+from .quantile_tracking_policy import QuantileTrackingPolicy
 from .queue_arrival_out import QueueArrivalOut
 from .queue_arrival_out_decision import QueueArrivalOutDecision
 from .queue_clock_view import QueueClockView
@@ -182,9 +191,6 @@ from .reservation_out_policy import ReservationOutPolicy
 from .reservation_out_resources_item import ReservationOutResourcesItem
 from .reservation_out_state_type_0 import ReservationOutStateType0
 from .reservation_page import ReservationPage
-from .reservation_policy import ReservationPolicy
-from .reservation_policy_kind import ReservationPolicyKind
-from .reservation_policy_params import ReservationPolicyParams
 from .reservation_slots import ReservationSlots
 from .resource_in import ResourceIn
 from .resource_requirements import ResourceRequirements
@@ -222,13 +228,15 @@ from .server_view_group_type_0 import ServerViewGroupType0
 from .server_view_jobs_per_type import ServerViewJobsPerType
 from .server_view_used import ServerViewUsed
 from .started_job import StartedJob
+from .thor_policy import ThorPolicy
+from .thor_policy_params import ThorPolicyParams
+from .thor_policy_params_caps_type_0 import ThorPolicyParamsCapsType0
 from .threshold_derivation import ThresholdDerivation
-from .threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
-from .threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0
 from .threshold_derivation_source import ThresholdDerivationSource
 from .tick_in import TickIn
 from .tick_out import TickOut
 from .tick_out_decision import TickOutDecision
+from .tracking_estimator_params import TrackingEstimatorParams
 
 __all__ = (
     "AdmissionOut",
@@ -249,6 +257,9 @@ __all__ = (
     "BatchIn",
     "BatchOut",
     "BestFitPolicy",
+    "CalibratedAnchor",
+    "CalibrationScale",
+    "CapEstimatorParams",
     "ClosedLoopView",
     "ClusterCreate",
     "ClusterOut",
@@ -295,8 +306,10 @@ __all__ = (
     "FitStateFeasibleServersPerType",
     "FitStateJobsPerType",
     "FitStatePolicy",
+    "FtlPolicy",
     "GammaPriors",
     "GammaView",
+    "GaussianCap",
     "GpaRefresh",
     "GpaRefreshYHatInUse",
     "GreedyQueuePolicy",
@@ -312,7 +325,6 @@ __all__ = (
     "GrowthCalibrationView",
     "GrowthLadderView",
     "GrowthStep",
-    "GrowthStepAnchorsType0Item",
     "HeldJob",
     "HeldJobStatus",
     "Hindsight",
@@ -363,6 +375,7 @@ __all__ = (
     "Node",
     "NodeList",
     "NodeMeta",
+    "NoParams",
     "ObservationIn",
     "ObservationInDemand",
     "ObservationOut",
@@ -376,6 +389,8 @@ __all__ = (
     "OutgrowingRow",
     "OutgrowingRowReason",
     "OutgrowingView",
+    "PercentilePolicy",
+    "PercentilePolicyParams",
     "PlacementOut",
     "PlacementOutDecision",
     "PlacementOutDetails",
@@ -392,6 +407,8 @@ __all__ = (
     "PriorObservations",
     "Problem",
     "ProblemErrorsItem",
+    "QuantileTrackingParams",
+    "QuantileTrackingPolicy",
     "QueueArrivalOut",
     "QueueArrivalOutDecision",
     "QueueClockView",
@@ -413,9 +430,6 @@ __all__ = (
     "ReservationOutResourcesItem",
     "ReservationOutStateType0",
     "ReservationPage",
-    "ReservationPolicy",
-    "ReservationPolicyKind",
-    "ReservationPolicyParams",
     "ReservationSlots",
     "ResourceIn",
     "ResourceRequirements",
@@ -453,11 +467,13 @@ __all__ = (
     "ServerViewJobsPerType",
     "ServerViewUsed",
     "StartedJob",
+    "ThorPolicy",
+    "ThorPolicyParams",
+    "ThorPolicyParamsCapsType0",
     "ThresholdDerivation",
-    "ThresholdDerivationAnchorsType0Item",
-    "ThresholdDerivationScaleType0",
     "ThresholdDerivationSource",
     "TickIn",
     "TickOut",
     "TickOutDecision",
+    "TrackingEstimatorParams",
 )

@@ -8,7 +8,7 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.growth_step_anchors_type_0_item import GrowthStepAnchorsType0Item
+    from ..models.calibrated_anchor import CalibratedAnchor
 
 
 T = TypeVar("T", bound="GrowthStep")
@@ -22,12 +22,12 @@ class GrowthStep:
         Attributes:
             lambda_factor (float):
             threshold (float):
-            anchors (list[GrowthStepAnchorsType0Item] | None | Unset):
+            anchors (list[CalibratedAnchor] | None | Unset):
     """
 
     lambda_factor: float
     threshold: float
-    anchors: list[GrowthStepAnchorsType0Item] | None | Unset = UNSET
+    anchors: list[CalibratedAnchor] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         lambda_factor = self.lambda_factor
@@ -61,14 +61,14 @@ class GrowthStep:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.growth_step_anchors_type_0_item import GrowthStepAnchorsType0Item  # noqa: PLC0415
+        from ..models.calibrated_anchor import CalibratedAnchor  # noqa: PLC0415
 
         d = dict(src_dict)
         lambda_factor = d.pop("lambda_factor")
 
         threshold = d.pop("threshold")
 
-        def _parse_anchors(data: object) -> list[GrowthStepAnchorsType0Item] | None | Unset:
+        def _parse_anchors(data: object) -> list[CalibratedAnchor] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -79,14 +79,14 @@ class GrowthStep:
                 anchors_type_0 = []
                 _anchors_type_0 = data
                 for anchors_type_0_item_data in _anchors_type_0:
-                    anchors_type_0_item = GrowthStepAnchorsType0Item.from_dict(anchors_type_0_item_data)
+                    anchors_type_0_item = CalibratedAnchor.from_dict(anchors_type_0_item_data)
 
                     anchors_type_0.append(anchors_type_0_item)
 
                 return anchors_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[GrowthStepAnchorsType0Item] | None | Unset, data)
+            return cast(list[CalibratedAnchor] | None | Unset, data)
 
         anchors = _parse_anchors(d.pop("anchors", UNSET))
 

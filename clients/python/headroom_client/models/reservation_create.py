@@ -8,9 +8,12 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.ftl_policy import FtlPolicy
+    from ..models.percentile_policy import PercentilePolicy
+    from ..models.quantile_tracking_policy import QuantileTrackingPolicy
     from ..models.reservation_create_initial_type_0 import ReservationCreateInitialType0
-    from ..models.reservation_policy import ReservationPolicy
     from ..models.resource_in import ResourceIn
+    from ..models.thor_policy import ThorPolicy
 
 
 T = TypeVar("T", bound="ReservationCreate")
@@ -24,16 +27,19 @@ class ReservationCreate:
         resources (list[ResourceIn]):
         initial (None | ReservationCreateInitialType0 | Unset): Reservation in force for the first period (default:
             nothing).
-        policy (ReservationPolicy | Unset):
+        policy (FtlPolicy | PercentilePolicy | QuantileTrackingPolicy | ThorPolicy | Unset):
     """
 
     name: str
     resources: list[ResourceIn]
     initial: None | ReservationCreateInitialType0 | Unset = UNSET
-    policy: ReservationPolicy | Unset = UNSET
+    policy: FtlPolicy | PercentilePolicy | QuantileTrackingPolicy | ThorPolicy | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.ftl_policy import FtlPolicy  # noqa: PLC0415
+        from ..models.quantile_tracking_policy import QuantileTrackingPolicy  # noqa: PLC0415
         from ..models.reservation_create_initial_type_0 import ReservationCreateInitialType0  # noqa: PLC0415
+        from ..models.thor_policy import ThorPolicy  # noqa: PLC0415
 
         name = self.name
 
@@ -50,8 +56,16 @@ class ReservationCreate:
         else:
             initial = self.initial
 
-        policy: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.policy, Unset):
+        policy: dict[str, Any] | Unset
+        if isinstance(self.policy, Unset):
+            policy = UNSET
+        elif isinstance(self.policy, QuantileTrackingPolicy):
+            policy = self.policy.to_dict()
+        elif isinstance(self.policy, ThorPolicy):
+            policy = self.policy.to_dict()
+        elif isinstance(self.policy, FtlPolicy):
+            policy = self.policy.to_dict()
+        else:
             policy = self.policy.to_dict()
 
         field_dict: dict[str, Any] = {}
@@ -71,9 +85,12 @@ class ReservationCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.ftl_policy import FtlPolicy  # noqa: PLC0415
+        from ..models.percentile_policy import PercentilePolicy  # noqa: PLC0415
+        from ..models.quantile_tracking_policy import QuantileTrackingPolicy  # noqa: PLC0415
         from ..models.reservation_create_initial_type_0 import ReservationCreateInitialType0  # noqa: PLC0415
-        from ..models.reservation_policy import ReservationPolicy  # noqa: PLC0415
         from ..models.resource_in import ResourceIn  # noqa: PLC0415
+        from ..models.thor_policy import ThorPolicy  # noqa: PLC0415
 
         d = dict(src_dict)
         name = d.pop("name")
@@ -102,12 +119,40 @@ class ReservationCreate:
 
         initial = _parse_initial(d.pop("initial", UNSET))
 
-        _policy = d.pop("policy", UNSET)
-        policy: ReservationPolicy | Unset
-        if isinstance(_policy, Unset):
-            policy = UNSET
-        else:
-            policy = ReservationPolicy.from_dict(_policy)
+        def _parse_policy(data: object) -> FtlPolicy | PercentilePolicy | QuantileTrackingPolicy | ThorPolicy | Unset:
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                policy_type_0 = QuantileTrackingPolicy.from_dict(data)
+
+                return policy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                policy_type_1 = ThorPolicy.from_dict(data)
+
+                return policy_type_1
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                policy_type_2 = FtlPolicy.from_dict(data)
+
+                return policy_type_2
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            policy_type_3 = PercentilePolicy.from_dict(data)
+
+            return policy_type_3
+
+        policy = _parse_policy(d.pop("policy", UNSET))
 
         reservation_create = cls(
             name=name,

@@ -9,9 +9,9 @@ from ..models.threshold_derivation_source import ThresholdDerivationSource
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.calibrated_anchor import CalibratedAnchor
+    from ..models.calibration_scale import CalibrationScale
     from ..models.growth_step import GrowthStep
-    from ..models.threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item
-    from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0
 
 
 T = TypeVar("T", bound="ThresholdDerivation")
@@ -26,7 +26,7 @@ class ThresholdDerivation:
         Attributes:
             bounds (list[float]): [tightest, loosest] threshold the closed loop may move to; the threshold must lie within.
             source (ThresholdDerivationSource):
-            anchors (list[ThresholdDerivationAnchorsType0Item] | None | Unset):
+            anchors (list[CalibratedAnchor] | None | Unset):
             by_growth (list[GrowthStep] | None | Unset): A cluster that learns its population prior (policy.learn_prior)
                 moves to the step of the largest factor at or below its learnt λ factor, scaling its threshold and the closed
                 loop's bounds by the ratio of the steps (docs/moments.md). The table fills it in where it has such calibrations.
@@ -36,7 +36,7 @@ class ThresholdDerivation:
                 rate").
             failure_rate (float | None | Unset):
             runs (int | None | Unset): Seeded runs of the §2.1 model behind it.
-            scale (None | ThresholdDerivationScaleType0 | Unset): The simulated cluster.
+            scale (CalibrationScale | None | Unset): The simulated cluster.
             sla (float | None | Unset): The τ it was calibrated for.
             table_sla (float | None | Unset):
             utilization (float | None | Unset):
@@ -44,18 +44,18 @@ class ThresholdDerivation:
 
     bounds: list[float]
     source: ThresholdDerivationSource
-    anchors: list[ThresholdDerivationAnchorsType0Item] | None | Unset = UNSET
+    anchors: list[CalibratedAnchor] | None | Unset = UNSET
     by_growth: list[GrowthStep] | None | Unset = UNSET
     confidence: float | None | Unset = UNSET
     failure_rate: float | None | Unset = UNSET
     runs: int | None | Unset = UNSET
-    scale: None | ThresholdDerivationScaleType0 | Unset = UNSET
+    scale: CalibrationScale | None | Unset = UNSET
     sla: float | None | Unset = UNSET
     table_sla: float | None | Unset = UNSET
     utilization: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0  # noqa: PLC0415
+        from ..models.calibration_scale import CalibrationScale  # noqa: PLC0415
 
         bounds = self.bounds
 
@@ -106,7 +106,7 @@ class ThresholdDerivation:
         scale: dict[str, Any] | None | Unset
         if isinstance(self.scale, Unset):
             scale = UNSET
-        elif isinstance(self.scale, ThresholdDerivationScaleType0):
+        elif isinstance(self.scale, CalibrationScale):
             scale = self.scale.to_dict()
         else:
             scale = self.scale
@@ -160,16 +160,16 @@ class ThresholdDerivation:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.calibrated_anchor import CalibratedAnchor  # noqa: PLC0415
+        from ..models.calibration_scale import CalibrationScale  # noqa: PLC0415
         from ..models.growth_step import GrowthStep  # noqa: PLC0415
-        from ..models.threshold_derivation_anchors_type_0_item import ThresholdDerivationAnchorsType0Item  # noqa: PLC0415
-        from ..models.threshold_derivation_scale_type_0 import ThresholdDerivationScaleType0  # noqa: PLC0415
 
         d = dict(src_dict)
         bounds = cast(list[float], d.pop("bounds"))
 
         source = ThresholdDerivationSource(d.pop("source"))
 
-        def _parse_anchors(data: object) -> list[ThresholdDerivationAnchorsType0Item] | None | Unset:
+        def _parse_anchors(data: object) -> list[CalibratedAnchor] | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -180,14 +180,14 @@ class ThresholdDerivation:
                 anchors_type_0 = []
                 _anchors_type_0 = data
                 for anchors_type_0_item_data in _anchors_type_0:
-                    anchors_type_0_item = ThresholdDerivationAnchorsType0Item.from_dict(anchors_type_0_item_data)
+                    anchors_type_0_item = CalibratedAnchor.from_dict(anchors_type_0_item_data)
 
                     anchors_type_0.append(anchors_type_0_item)
 
                 return anchors_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(list[ThresholdDerivationAnchorsType0Item] | None | Unset, data)
+            return cast(list[CalibratedAnchor] | None | Unset, data)
 
         anchors = _parse_anchors(d.pop("anchors", UNSET))
 
@@ -240,7 +240,7 @@ class ThresholdDerivation:
 
         runs = _parse_runs(d.pop("runs", UNSET))
 
-        def _parse_scale(data: object) -> None | ThresholdDerivationScaleType0 | Unset:
+        def _parse_scale(data: object) -> CalibrationScale | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -248,12 +248,12 @@ class ThresholdDerivation:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                scale_type_0 = ThresholdDerivationScaleType0.from_dict(data)
+                scale_type_0 = CalibrationScale.from_dict(data)
 
                 return scale_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | ThresholdDerivationScaleType0 | Unset, data)
+            return cast(CalibrationScale | None | Unset, data)
 
         scale = _parse_scale(d.pop("scale", UNSET))
 

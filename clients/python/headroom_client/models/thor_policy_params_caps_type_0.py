@@ -6,11 +6,11 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="ThresholdDerivationAnchorsType0Item")
+T = TypeVar("T", bound="ThorPolicyParamsCapsType0")
 
 
 @_attrs_define
-class ThresholdDerivationAnchorsType0Item:
+class ThorPolicyParamsCapsType0:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -23,10 +23,10 @@ class ThresholdDerivationAnchorsType0Item:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        threshold_derivation_anchors_type_0_item = cls()
+        thor_policy_params_caps_type_0 = cls()
 
-        threshold_derivation_anchors_type_0_item.additional_properties = d
-        return threshold_derivation_anchors_type_0_item
+        thor_policy_params_caps_type_0.additional_properties = d
+        return thor_policy_params_caps_type_0
 
     @property
     def additional_keys(self) -> list[str]:
