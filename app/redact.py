@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from app.service.auth import KEY_PREFIX
+from app.ids import KEY_PREFIX
 
 REDACTED = "{api_key}"
 

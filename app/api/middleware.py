@@ -103,7 +103,7 @@ class RequestContextMiddleware:
             elif (refused := _refusal(scope, body)) is not None:
                 await _refuse(scope, receive, send_wrapped, refused)
             else:
-                await self.app(scope, _replay(body, receive), send_wrapped)
+                await self.app(scope, replay(body, receive), send_wrapped)
         except asyncio.CancelledError:
             # The graceful shutdown timed out and cancelled this request: its sync route's
             # thread cannot be cancelled and runs on, so it stays listed for the shutdown,
@@ -194,7 +194,8 @@ async def _refuse(scope, receive, send, refused: Refusal) -> None:  # noqa: ANN0
     await response(scope, receive, send)
 
 
-def _replay(body: bytes, receive):  # noqa: ANN001, ANN202
+def replay(body: bytes, receive):  # noqa: ANN001, ANN202
+    """``receive`` for an app further in: ``body`` (already read here) first, then the rest."""
     sent = False
 
     async def receive_again():  # noqa: ANN202

@@ -35,6 +35,7 @@ from typing import Any
 from fastapi.routing import iter_route_contexts
 from pyrate_limiter import GCRA, Duration, Rate
 
+from app.api.middleware import replay
 from app.api.problems import problem
 from app.errors import ConcurrencyLimited, RateLimited
 from app.metrics import Metrics
@@ -245,7 +246,7 @@ class RequestLimitMiddleware:
         # The route's template labels the request metrics, as it would once routed.
         scope["route"] = self._route(scope)
         exc = refusal.error
-        response = problem(exc.status, exc.code, exc.title, exc.detail, _instance(scope),
+        response = problem(exc.status, exc.code, exc.title, exc.detail, scope["path"],
                            headers=exc.headers)
         await response(scope, receive, send)
 
@@ -275,7 +276,7 @@ async def _expensive(scope: Scope, receive: Receive) -> tuple[bool, Receive]:
     if field is None:
         return False, receive
     body = await _body(receive)
-    return _asks_dry_run(body, field), _replay(body, receive)
+    return _asks_dry_run(body, field), replay(body, receive)
 
 
 def _asks_dry_run(body: bytes, field: str) -> bool:
@@ -309,26 +310,3 @@ async def _body(receive: Receive) -> bytes:
         if not message.get("more_body", False):
             break
     return b"".join(chunks)
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    sent = False
-
-    async def receive_again() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return receive_again
-
-
-def _instance(scope: Scope) -> str:
-    """The request's path for the problem document, with a key in the path left out."""
-    path = scope["path"]
-    if path.startswith("/v1/kubernetes/"):
-        parts = path.split("/", 4)
-        parts[3] = "{api_key}"
-        return "/".join(parts)
-    return path

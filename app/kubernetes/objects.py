@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from app.api.schemas.common import SegmentId
+from app.ids import SegmentId
 from app.kubernetes.resources import ResourceList
 
 # Unanchored, so that a schema can also allow them empty.

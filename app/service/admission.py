@@ -28,8 +28,8 @@ from typing import Any
 
 from sqlalchemy import select
 
-from app.api.schemas.common import SEGMENT_ID_PATTERN
 from app.errors import HeadroomError
+from app.ids import SEGMENT_ID_PATTERN
 from app.kubernetes.objects import Deployment
 from app.kubernetes.resources import cores_of
 from app.policies.moments.family import MAX_CORES

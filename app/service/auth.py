@@ -23,11 +23,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
 from app.errors import ClusterNotFound, Forbidden, NotFound, Unauthorized, Unprocessable
+from app.ids import KEY_PREFIX
 from app.store.models import ApiKey, Cluster, as_utc, utcnow
 
 SCOPES = ("admin", "write", "read")
 IMPLIED = {"admin": {"admin", "write", "read"}, "write": {"write", "read"}, "read": {"read"}}
-KEY_PREFIX = "hr_"
 
 
 class AuthContext(Protocol):

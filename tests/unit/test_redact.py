@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app import redact
-from app.service.auth import KEY_PREFIX
+from app.ids import KEY_PREFIX
 
 SEGMENT = st.text(alphabet=st.characters(blacklist_characters="/", min_codepoint=32,
                                          max_codepoint=0x2FF), min_size=1, max_size=12)

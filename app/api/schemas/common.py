@@ -4,23 +4,18 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
-# Names appear in URLs, logs and metrics labels: keep them to a safe alphabet.
-NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$"
-Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
-# Client-chosen ids (events, and the Idempotency-Key header): printable ASCII, no whitespace,
-# bounded.
-CLIENT_ID_PATTERN = r"^[!-~]{1,200}$"
-ClientId = Annotated[str, StringConstraints(pattern=CLIENT_ID_PATTERN)]
-# Client-chosen ids that a later route takes as a path segment (jobs, deployments): a ClientId
-# without "/" (a router never matches it again: a deployment "team/web" held its cores for
-# good) and not starting with "." (".." and "." are dot-segments that clients and proxies
-# resolve away). Other reserved characters such as "?" and "#" reach the route percent-encoded.
-SEGMENT_ID_PATTERN = r"^[!-\-0-~][!-.0-~]{0,199}$"
-SegmentId = Annotated[str, StringConstraints(pattern=SEGMENT_ID_PATTERN), Field(
-    description="Printable ASCII without spaces or \"/\", not starting with \".\", at most 200 "
-                "characters: it is a path segment of later requests.")]
+# The id rules, re-exported for the schemas that name them.
+from app.ids import (  # noqa: F401
+    CLIENT_ID_PATTERN,
+    NAME_PATTERN,
+    SEGMENT_ID_PATTERN,
+    ClientId,
+    Name,
+    SegmentId,
+)
+
 # Resource amounts: finite, and bounded so sums of many of them stay exact enough in floats.
 Amount = Annotated[float, Field(ge=0, le=1e12, allow_inf_nan=False)]
 PositiveAmount = Annotated[float, Field(gt=0, le=1e12, allow_inf_nan=False)]
