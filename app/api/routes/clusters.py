@@ -62,11 +62,11 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
     spec = body.model_dump(mode="json")
     try:
         # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
-        engine = ctx.families.family_for(spec["policy"]["kind"]).build(spec)
+        ctx.families.family_for(spec["policy"]["kind"]).build(spec)
     except (ValueError, ArithmeticError) as exc:  # an overflow too: no engine, no cluster
         raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
-                                           sent=sent, engine=engine)
+                                           sent=sent)
     response.headers["Location"] = f"/v1/clusters/{view['id']}"
     response.headers["ETag"] = f'"{view["generation"]}"'
     if replayed:
