@@ -80,8 +80,6 @@ def test_a_cluster_created_with_the_old_rule_replays_and_decides_as_logged(db_ur
             stored = s.get(Cluster, cid).spec
             s.execute(update(Cluster).where(Cluster.id == cid).values(
                 spec={**stored, "policy": old_spec["policy"]}))
-        # The engine the declaration built is cached: a pre-#15 cluster's is built from its row.
-        first.state.ctx.engines.forget(cid)
         model = cluster_model(old_spec)
         params = {k: v for k, v in old_spec["policy"].items()
                   if k not in ("kind", "clock", "time_unit_seconds")}
