@@ -61,11 +61,12 @@ def test_swagger_ui_renders_and_try_it_out_works_offline(tmp_path):
 
             # Authorize with an admin key, as a user would.
             driver.find_element(By.CSS_SELECTOR, ".auth-wrapper .btn.authorize").click()
-            field = wait.until(ec.visibility_of_element_located(
-                (By.CSS_SELECTOR, ".auth-container input")))
-            field.send_keys(server.key)
-            driver.find_element(By.CSS_SELECTOR,
-                                ".auth-btn-wrapper .btn.modal-btn.authorize").click()
+            # The dialog lists every scheme (the API key, and /metrics' scrape token).
+            wait.until(ec.visibility_of_element_located((By.CSS_SELECTOR, ".auth-container input")))
+            [api_key] = [c for c in driver.find_elements(By.CSS_SELECTOR, ".auth-container")
+                         if "apiKey" in c.text]
+            api_key.find_element(By.CSS_SELECTOR, "input").send_keys(server.key)
+            api_key.find_element(By.CSS_SELECTOR, ".btn.modal-btn.authorize").click()
             driver.find_element(By.CSS_SELECTOR, ".modal-ux .close-modal").click()
 
             # GET /v1/clusters: expand, Try it out, Execute, read the live response's status.

@@ -55,6 +55,9 @@ _scrape_token = HTTPBearer(auto_error=False, scheme_name="metricsToken",
 
 @router.get("/metrics", operation_id="metrics", response_class=PlainTextResponse,
             summary="Prometheus metrics, summed over the server's worker processes",
+            # The token is asked for only where the server sets one: {} (added to the
+            # requirement the dependency declares) says a scrape without it may be served too.
+            openapi_extra={"security": [{}]},
             responses={401: {"description": "HEADROOM_METRICS_TOKEN is set and the request "
                                             "does not carry it",
                              "content": {PROBLEM_JSON: {"schema": {
