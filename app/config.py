@@ -14,7 +14,7 @@ DEFAULT_DATABASE_URL = "sqlite:///./headroom.db"
 
 # The request limits on Postgres when none is set (docs/operations.md, "Request limits"); the
 # embedded SQLite default, one newcomer on one machine, has none. Each is per process.
-POSTGRES_LIMITS = {"key_requests_per_second": 100, "owner_requests_per_second": 200,
+POSTGRES_LIMITS = {"key_requests_per_second": 300, "owner_requests_per_second": 600,
                    "owner_expensive_in_flight": 4}
 # The environment that turns every request limit off: for the benchmarks' and the test suite's
 # own servers, whose clients send what no orchestrator does.

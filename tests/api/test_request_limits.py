@@ -262,7 +262,7 @@ def test_limits_default_on_postgres_and_off_on_sqlite(monkeypatch):
     postgres = Settings(database_url="postgresql+psycopg://u@db/h")
     sqlite = Settings(database_url="sqlite:///./x.db")
     assert {n: getattr(postgres, n) for n in POSTGRES_LIMITS} == \
-        {"key_requests_per_second": 100, "owner_requests_per_second": 200,
+        {"key_requests_per_second": 300, "owner_requests_per_second": 600,
          "owner_expensive_in_flight": 4}
     assert {getattr(sqlite, n) for n in POSTGRES_LIMITS} == {0}
     monkeypatch.setenv("HEADROOM_OWNER_EXPENSIVE_IN_FLIGHT", "0")
