@@ -18,8 +18,8 @@ of this process (time.process_time, so other load on the machine does not count)
 
 With `--recomputes` each life also says how many deployments' moments it recomputed, at
 admitted and at rejected arrivals, and how many of those had an event since their last
-recompute (the rest: the drift refresh and adopted priors). The counting wraps two engine
-methods, so its CPU figure is not a clean timing.
+recompute (the rest: the drift refresh and adopted priors). The counting engine overrides
+two of the engine's methods, so its CPU figure is not a clean timing.
 
 With `--kernel` it times the moment computation alone, the compiled kernel against
 formulas.py's numpy code, on the batches a c = 20,000 cluster really computes (captured from
@@ -39,20 +39,22 @@ single-threaded worker processes, and checks both found the same threshold.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import time
 from collections import Counter
-from typing import Self
 
 import numpy as np
 
-from app.policies.moments import MomentEngine
+from app.policies.moments import MomentEngine, formulas, kernel
+from app.policies.moments.formulas import Grid
+from app.policies.moments.kernel import COMPILED, MomentKernel
+from app.policies.moments.options import MomentOptions
 
 
 def build(n: int, policy: str, seed: int) -> tuple[MomentEngine, np.random.Generator]:
     rng = np.random.default_rng(seed)
-    eng = MomentEngine(10**7, policy, threshold=0.5 if policy == "second_moment" else 10**7)
+    eng = MomentEngine(MomentOptions(10**7, policy,
+                                     threshold=0.5 if policy == "second_moment" else 10**7))
     t = 0.0
     for i in range(n):
         t += 0.01
@@ -62,36 +64,36 @@ def build(n: int, policy: str, seed: int) -> tuple[MomentEngine, np.random.Gener
     return eng, rng
 
 
-class _Recomputes:
-    """Counts an engine's recomputes per life (--recomputes): every deployment _refresh swaps
+class CountingEngine(MomentEngine):
+    """An engine that counts its recomputes (--recomputes): every deployment _refresh swaps
     is one, split by the arrival's decision, and the dirty ones (an event since their last
     recompute) apart from the drift refresh and adopted priors."""
 
-    def __init__(self) -> None:
+    def __init__(self, options: MomentOptions, kernel: MomentKernel = COMPILED) -> None:
+        super().__init__(options, kernel)
         self.counts: Counter[str] = Counter()
 
-    def __enter__(self) -> Self:
-        cls, counts = MomentEngine, self.counts
-        self._saved = cls.admit, cls._refresh
-        admit, refresh = self._saved
+    def _refresh(self, at: float, dry_run: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        if not dry_run:
+            self.counts["event_marked"] += len(self._dirty)
+        return super()._refresh(at, dry_run)
 
-        def counted_refresh(eng, at, dry_run=False):  # type: ignore[no-untyped-def]
-            if not dry_run:
-                counts["event_marked"] += len(eng._dirty)
-            return refresh(eng, at, dry_run)
+    def admit(self, *args, **kwargs) -> dict:  # type: ignore[no-untyped-def]
+        before = self._updates
+        answer = super().admit(*args, **kwargs)
+        key = "at_admitted" if answer["decision"] == "admitted" else "at_rejected"
+        self.counts[key] += self._updates - before
+        return answer
 
-        def counted_admit(eng, *args, **kwargs):  # type: ignore[no-untyped-def]
-            before = eng._updates
-            answer = admit(eng, *args, **kwargs)
-            key = "at_admitted" if answer["decision"] == "admitted" else "at_rejected"
-            counts[key] += eng._updates - before
-            return answer
 
-        cls.admit, cls._refresh = counted_admit, counted_refresh
-        return self
+def _reference_each(cores, beliefs, grid, variance=True):  # type: ignore[no-untyped-def]
+    """formulas.py's batch, each deployment's moments in arrays of its own (as the kernel's)."""
+    e, v = formulas.moments_batch(cores, beliefs, grid, variance)
+    return [(e[i].copy(), v[i].copy()) for i in range(len(cores))]
 
-    def __exit__(self, *exc: object) -> None:
-        MomentEngine.admit, MomentEngine._refresh = self._saved
+
+# The engine on formulas.py's numpy expressions instead of the compiled kernel.
+REFERENCE = MomentKernel(formulas.moments, _reference_each)
 
 
 def life(policies: list[str], capacity: int, years: float, rate: float, steps: int, seeds: int,
@@ -101,50 +103,38 @@ def life(policies: list[str], capacity: int, years: float, rate: float, steps: i
     the compiled kernel (the baseline of the kernel, in the same checkout and run)."""
     from app.sim.moments.simulator import simulate
 
-    if reference:
-        from app.policies.moments import engine, formulas
-
-        def each(cores, beliefs, grid, variance=True):  # type: ignore[no-untyped-def]
-            e, v = formulas.moments_batch(cores, beliefs, grid, variance)
-            return [(e[i].copy(), v[i].copy()) for i in range(len(cores))]
-
-        engine.moments, engine.moments_each = formulas.moments, each
-
+    moments_kernel = REFERENCE if reference else COMPILED
     out = []
     for policy in policies:
         for seed in range(seeds):
-            counter = _Recomputes()
+            counter = CountingEngine(MomentOptions(capacity, policy, grid=Grid(steps=steps)),
+                                     moments_kernel) if recomputes else None
             start = time.process_time()
-            with counter if recomputes else contextlib.nullcontext():
-                res = simulate(policy, capacity, years, rate, 0, seed, steps=steps)
+            res = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=counter,
+                           kernel=moments_kernel)
             cpu = time.process_time() - start
             row = {"policy": policy, "moments": "numpy" if reference else "kernel", "seed": seed,
                    "cpu_s": round(cpu, 2), "admitted": res["admitted"],
                    "rejected": res["rejected"], "utilization": round(res["utilization"], 4)}
             if recomputes:
-                row["recomputes"] = dict(counter.counts)
+                row["recomputes"] = dict(counter.counts)  # type: ignore[union-attr]
             print(json.dumps(row), flush=True)
             out.append(row)
     return out
 
 
 def kernel_vs_numpy(batches: int = 200) -> dict:
-    from app.policies.moments import engine, formulas, kernel
     from app.sim.moments.simulator import simulate
 
     captured: list[tuple[list[int], list]] = []
-    compiled = engine.moments_each
 
     def capture(cores, beliefs, grid, variance=True):  # type: ignore[no-untyped-def]
         if len(captured) < 2 * batches:
             captured.append((list(cores), list(beliefs)))
-        return compiled(cores, beliefs, grid, variance)
+        return COMPILED.moments_each(cores, beliefs, grid, variance)
 
-    engine.moments_each = capture
-    try:
-        simulate("second_moment", 20000, 0.05, 1.0, 0, 0, threshold=0.112)
-    finally:
-        engine.moments_each = compiled
+    simulate("second_moment", 20000, 0.05, 1.0, 0, 0, threshold=0.112,
+             kernel=MomentKernel(COMPILED.moments, capture))
     work = captured[batches:]  # past the first admissions, whose batches are tiny
     rows = sum(len(c) for c, _ in work)
     grid = formulas.Grid()

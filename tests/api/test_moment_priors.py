@@ -109,8 +109,9 @@ def test_the_engine_refuses_non_finite_moments_before_changing_anything(monkeypa
 
     from app.policies.moments import engine as moment_engine
     from app.policies.moments.errors import InvalidPrior
+    from app.policies.moments.options import MomentOptions
 
-    e = moment_engine.MomentEngine(capacity=20_000)
+    e = moment_engine.MomentEngine(MomentOptions(capacity=20_000))
     e.admit("a", 2, 1.0)
     e.scale_out("a", 1, 1.5)  # "a" is dirty: the next admission recomputes it
     before = json.dumps(e.to_state())

@@ -7,15 +7,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
-from app.policies.moments.errors import MomentsError
+from app.policies.moments.declare import DeclarationError
 from app.policies.moments.family import MAX_CORES, MomentFamily
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
-from app.policies.moments.sla import (
-    OVERFLOW_SD_BY_DEFAULT,
-    declared_threshold,
-    default_cautious_growth,
-    default_overflow_sd,
-)
+from app.policies.moments.sla import OVERFLOW_SD_BY_DEFAULT
 
 Cores = Annotated[int, Field(gt=0, le=MAX_CORES, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
@@ -250,41 +245,15 @@ class MomentClusterCreate(StrictModel):
 
     @model_validator(mode="after")
     def _derive_threshold(self) -> MomentClusterCreate:
-        """Fill in the threshold the SLA implies (stored with the cluster, so a later change of
-        the table never changes an existing cluster's decisions), or check a declared one."""
+        """The declaration as it will be stored (the family's declare step resolves what the
+        request leaves out), or the reason it cannot stand."""
         p = self.policy
-        defaulted = p.cautious_growth is None
-        if defaulted:
-            p.cautious_growth = default_cautious_growth(
-                p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
-                p.population_prior is not None, p.arrival_size_evidence)
-        if p.overflow_sd is None:
-            p.overflow_sd = default_overflow_sd(
-                p.kind, self.capacity_cores, p.learn_prior, p.threshold is not None,
-                p.population_prior is not None, p.arrival_size_evidence)
-        elif p.overflow_sd > 0 and p.kind != "second_moment":
-            raise ValueError("policy.overflow_sd above 0 needs kind second_moment: the other "
-                             "kinds keep no variances, so their line is the expected cores")
-        if p.cautious_growth > 1.0 and not (p.learn_prior and p.kind != "threshold"):
-            raise ValueError("policy.cautious_growth above 1 needs a cluster that learns its "
-                             "prior (learn_prior true, a first_moment or second_moment kind): "
-                             "without the learner nothing would ever end the cautious start")
-        threshold, derivation = declared_threshold(
-            p.kind, self.capacity_cores, self.sla, p.threshold,
-            None if p.derivation is None else p.derivation.model_dump(exclude_none=True),
-            p.arrival_size_evidence,
-            None if p.population_prior is None else p.population_prior.model_dump())
-        p.threshold, p.derivation = threshold, ThresholdDerivation(**derivation)
-        if p.cautious_growth > 1.0:
-            # The engine this declaration will have, built now so that a cautious start that
-            # could never admit anything is refused with the declaration (422).
-            try:
-                built = MomentFamily.build(self.model_dump(mode="json"), check=True,
-                                           fallback=defaulted)
-            except MomentsError as exc:
-                raise ValueError(f"policy.cautious_growth: {exc}") from exc
-            if built.engine.learner.cautious is None:  # a default the probe refused: off
-                p.cautious_growth = 1.0
+        try:
+            stored = MomentFamily.declare(self.capacity_cores, self.sla, p.model_dump(mode="json"))
+        except DeclarationError as exc:
+            raise ValueError(str(exc)) from exc
+        p.cautious_growth, p.overflow_sd = stored["cautious_growth"], stored["overflow_sd"]
+        p.threshold, p.derivation = stored["threshold"], ThresholdDerivation(**stored["derivation"])
         return self
 
 

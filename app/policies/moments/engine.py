@@ -11,8 +11,6 @@ subtracts bit-identical caches and makes identical decisions.
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections import deque
 from typing import Any
 
@@ -20,15 +18,14 @@ import numpy as np
 
 from app.policies.moments import errors, policies
 from app.policies.moments.deployment import Deployment
-from app.policies.moments.formulas import Belief, Grid, horizon_label
+from app.policies.moments.formulas import Belief
 
 # The compiled moments: what the engine caches, persists and rebuilds must come from one
 # implementation (formulas.py is the reference it is tested against).
 from app.policies.moments.kernel import (
-    ROUNDING,
+    COMPILED,
+    MomentKernel,
     NotFinite,
-    moments,
-    moments_each,
     retotal,
 )
 from app.policies.moments.learning import (
@@ -36,16 +33,17 @@ from app.policies.moments.learning import (
     REPRIOR_PER_ADMIT,
     PopulationLearner,
 )
+from app.policies.moments.options import MomentOptions
+from app.policies.moments.outgrowing import OutgrowingWatch
 from app.policies.moments.priors import (
-    POPULATION_DELTA,
-    POPULATION_NU,
     Prior,
     Stats,
-    gamma_mean_var,
     posterior,
     resolve_prior,
 )
 from app.policies.moments.sla import GrowthLadder, SlaLoop
+from app.policies.moments.snapshot import Snapshots
+from app.policies.moments.views import EngineViews
 
 RESUM_EVERY = 4096
 CATEGORY_WINDOW = 200  # most recent members of a category used for its prior
@@ -53,22 +51,6 @@ CATEGORY_MIN = 5
 # A newcomer's own moments depend only on (cores, belief); without declared priors every
 # arrival has the population belief, so a handful of initial sizes cover almost all of them.
 NEWCOMER_CACHE = 256
-# A deployment whose own expected cores reach this share of the cluster at some point of the
-# grid: the cluster will refuse its scale-outs once it is that large, and admission control
-# can do nothing about a deployment already admitted (docs/moments.md, "One deployment fills
-# the cluster": at 10,000 cores under λ × 2 each failing life examined was one such deployment).
-OUTGROWING_SHARE = 0.5
-# ... and the same answer, for one deployment at a time, where no deployment is that large but
-# the cluster as a whole is: its expected cores (the totals decisions use, the largest over the
-# grid) reach its capacity. Admission keeps E + a few standard deviations below capacity at
-# every step, so E reaching it means what was admitted has since been learnt to grow faster,
-# and the cluster will refuse scale-outs whatever it admits next (at 50,000 cores under λ × 2
-# one failing life held a deployment of a fifth of the cluster and four of 3-8% while E
-# stood 1-10% above capacity, docs/moments.md). Moving the deployment with the largest expected
-# peak frees the most; once it is gone the totals say whether another must follow. No constant:
-# capacity itself is the line.
-OUTGROWING_LISTED = 5  # the largest few are listed; the count says how many there are
-DEFAULT_THRESHOLDS = {"threshold": 8864 / 20000, "first_moment": 14223 / 20000, "second_moment": 0.112}
 
 
 def _not_finite(field: str) -> errors.InvalidPrior:
@@ -85,61 +67,37 @@ def _exposed(d: Deployment, at: float) -> Deployment:
     return ghost
 
 
-def _mean(gamma: tuple[float, float]) -> float:
-    return gamma[0] / gamma[1]
+class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
+    """One cluster's admission decisions and the moments behind them (see the module)."""
 
-
-class MomentEngine:
-    def __init__(
-        self,
-        capacity: int,
-        policy: str = "second_moment",
-        threshold: float | None = None,
-        marginal: bool = True,
-        grid: Grid | None = None,
-        population: Prior | None = None,
-        delta: float = POPULATION_DELTA,
-        nu: float = POPULATION_NU,
-        refresh_per_admit: int = 4,
-        loop: SlaLoop | None = None,
-        learn: bool = False,
-        arrival_size_evidence: bool = False,
-        ladder: GrowthLadder | None = None,
-        overflow_sd: float = 0.0,
-    ) -> None:
-        if policy not in policies.POLICIES:
-            raise errors.MomentsError("policy", f"unknown policy {policy!r}; known: {', '.join(policies.POLICIES)}")
-        if capacity <= 0:
-            raise errors.MomentsError("capacity", "capacity must be positive")
-        self.capacity = int(capacity)
-        self.policy = policy
-        # threshold: zeroth/first moment take t in cores (default: Table 2's t scaled to capacity),
-        # second moment takes ρ.
-        if threshold is None:
-            d = DEFAULT_THRESHOLDS[policy]
-            threshold = d if policy == "second_moment" else d * capacity
-        self.threshold = float(threshold)
-        self.marginal = marginal
-        self.loop = loop  # closed-loop control of `threshold` on realized failures (sla.py)
-        # The threshold of each calibrated growth, followed as the learner adopts priors (sla.py).
-        self.ladder = ladder
-        self.grid = grid or Grid()
-        self.population = population or Prior()
-        self.delta = delta
-        self.nu = nu
-        self.refresh_per_admit = refresh_per_admit
+    def __init__(self, options: MomentOptions, kernel: MomentKernel = COMPILED) -> None:
+        self.options = options
+        self.kernel = kernel
+        self.capacity = options.capacity
+        self.policy = options.policy
+        # Moved by the closed loop and the growth ladder while the cluster runs.
+        self.threshold: float = options.threshold  # type: ignore[assignment]
+        self.marginal = options.marginal
+        self.loop = None if options.loop is None else SlaLoop(
+            options.loop.sla, options.loop.lo, options.loop.hi)
+        # The threshold of each calibrated growth, followed as the learner adopts priors.
+        self.ladder = None if options.ladder is None else GrowthLadder(list(options.ladder))
+        self.grid = options.grid
+        self.population = options.population
+        self.delta = options.delta
+        self.nu = options.nu
+        self.refresh_per_admit = options.refresh_per_admit
         # Count an arrival's size as one observation of its σ (priors.py): right where an
-        # arrival's size is drawn like a scale-out's, as in our §2.1 simulator; the paper's
+        # arrival's size is drawn like a scale-out's, as in the §2.1 simulator; the paper's
         # engine does not (it knows nothing of an arrival "except for the initial number of
         # cores", and reads nothing into that).
-        self.arrival_size_evidence = arrival_size_evidence
+        self.arrival_size_evidence = options.arrival_size_evidence
         # The cluster_overflow line: the cluster's cores are expected to outgrow it where
-        # E + overflow_sd * sd of them reaches capacity on the grid (0: E itself, as before
-        # the option; the first moment has no variances, so E there whatever this says).
-        self.overflow_sd = float(overflow_sd)
+        # E + overflow_sd * sd of them reaches capacity on the grid (0: E itself; the first
+        # moment has no variances, so E there whatever this says).
+        self.overflow_sd = options.overflow_sd
         # Empirical-Bayes population prior (learning.py); None keeps the declared one (the paper).
-        # The zeroth-moment rule has no model to correct.
-        self.learner = PopulationLearner(self.population) if learn and policy != "threshold" else None
+        self.learner = PopulationLearner(self.population) if options.learns else None
         self._reprior: deque[str] = deque()  # moved to a learnt prior, not yet recomputed
         self._dirty: dict[str, None] = {}  # insertion-ordered set: swap order fixes float sums
         self._rotation: deque[str] = deque()  # live ids, round-robin order for drift refresh
@@ -158,25 +116,9 @@ class MomentEngine:
         self._newcomers: dict[tuple[int, Belief], tuple[np.ndarray, np.ndarray]] = {}
         # Only the second moment rule reads variances; the first moment's cache holds E and
         # zeros (half the work per deployment, E unchanged bit for bit).
-        self._variance = policy == "second_moment"
-        # outgrowing(): each cached deployment's peak expected cores, updated only for the ids
-        # stored or removed since the last call (None: rebuild from the whole cache, as after
-        # from_state); those at or above the limit it was last asked with; and the last
-        # answer's ranking, with the cache version it was taken at.
-        self._peaks: dict[str, float] = {}
-        self._touched: set[str] | None = None
-        self._over: tuple[float, dict[str, float]] = (0.0, {})
-        self._ranked: tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]] | None = None
-        # Live deployments that reached OUTGROWING_SHARE of the cluster's cores (checked again
-        # when read: scale-ins and deaths shrink them). Their cached moments can be as old as
-        # the last arrival: one that grew into the cluster through scale-outs alone is
-        # outgrowing it whatever those moments expect (_holders).
-        self._holding: dict[str, None] = {}
-        # The limit they were noted at; infinite until the first read, which scans every
-        # deployment (a restored engine's too), as any read after the limit falls does.
-        self._holding_limit = math.inf
-        # (totals version, E's largest over the grid, the overflow line's): _cluster_maxima.
-        self._cluster_max: tuple[tuple[int, int] | None, float, float] = (None, 0.0, 0.0)
+        self._variance = self.policy == "second_moment"
+        self._watch_outgrowing()
+        self._start_cautious(options.cautious_growth)
 
     # ---- validation helpers: raise before touching anything --------------------------------
     def _check_time(self, at: float) -> float:
@@ -209,7 +151,7 @@ class MomentEngine:
         d.cached_inputs = None
         if d.alive and self.policy != "threshold":
             if new is None:
-                new = moments(d.cores, self.belief(d), self.grid, self._variance)
+                new = self.kernel.moments(d.cores, self.belief(d), self.grid, self._variance)
             self._store(d, new, old)
         elif old is not None:
             retotal(self._tot_e, self._tot_v, old[0], old[1], old[0], old[1], True, False)
@@ -296,12 +238,12 @@ class MomentEngine:
 
     def _moments_at(self, todo: list[Deployment], at: float) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """Each deployment's moments once its exposure reaches `at`, computed on copies of
-        their statistics, each in arrays of its own (the same bits as moments() alone)."""
+        their statistics, each in arrays of its own (the same bits as one at a time)."""
         if not todo:
             return {}
         ghosts = [_exposed(d, at) for d in todo]
         try:
-            each = moments_each([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid,
+            each = self.kernel.moments_each([g.cores for g in ghosts], [self.belief(g) for g in ghosts], self.grid,
                                 self._variance)
         except NotFinite as exc:
             raise _not_finite(f"deployments.{ghosts[exc.index].id}") from exc
@@ -312,7 +254,7 @@ class MomentEngine:
         hit = self._newcomers.get(key)
         if hit is None:
             try:
-                hit = moments(cores, belief, self.grid, self._variance)
+                hit = self.kernel.moments(cores, belief, self.grid, self._variance)
             except NotFinite as exc:
                 raise _not_finite("prior") from exc
             for arr in hit:  # shared by every deployment admitted with this belief
@@ -360,38 +302,25 @@ class MomentEngine:
         if self.ladder is not None:
             self._climb()
 
-    def start_cautious(self, factor: float, check: bool = True, fallback: bool = False) -> bool:
+    def _start_cautious(self, factor: float) -> None:
         """Believe λ × `factor` at the declared threshold until the cluster's own deployments
         tell (learning.py, ``start_cautious``): if they reject it for slower growth, the
         ordinary learner takes over; if they reject the declared prior for faster growth, the
-        learnt prior with λ × `factor` as a floor under it, and the ladder. Only before the
-        first event, and only for a cluster that learns its prior (False otherwise: it starts
-        as declared). check=False skips the empty-cluster probe below: a stored declaration
-        passed it when it was made and must build the same way ever after, whatever a later
-        release's rounding makes of the probe. fallback: a probe that refuses starts the
-        cluster as declared (False) instead of raising, for a factor the declaration got by
-        default (sla.default_cautious_growth), which is not the user's error."""
+        learnt prior with λ × `factor` as a floor under it, and the ladder. Only for a
+        cluster that learns its prior (one that does not starts as declared)."""
         learner = self.learner
         if learner is None or factor == 1.0:
-            return False
+            return
         if not 1.0 < factor <= MAX_FACTOR:
             raise errors.MomentsError("policy", f"a cautious start's growth factor must lie in (1, {MAX_FACTOR:g}]")
-        if self.now != 0.0 or self.deployments or learner.learnt is not None:
-            raise errors.MomentsError("policy", "a cautious start is only possible before the first event")
         learner.start_cautious(factor)
-        # The smallest arrival into the empty cluster is the easiest admission there will ever
-        # be (totals only grow with deployments): refused now, every arrival on the population
-        # prior is refused for good, no evidence comes, and nothing ends the cautious start.
-        # Measured: the second moment with λ × 2 at 500 and 2,000 cores admitted nothing.
-        if check and self.admit("cautious-start-probe", 1, self.now, dry_run=True)["decision"] != "admitted":
-            learner.cautious, learner.learnt = None, None
-            if fallback:
-                return False
-            raise errors.MomentsError(
-                "policy", f"believing λ × {factor:g}, this cluster would refuse even a 1-core "
-                          "deployment while empty, so it would admit nothing and never learn "
-                          "otherwise: declare a smaller cautious_growth, or none")
-        return True
+
+    def admits_the_smallest_arrival(self) -> bool:
+        """Whether a 1-core deployment on the population prior would be admitted now (a dry
+        run). Into the empty cluster that is the easiest admission there will ever be (totals
+        only grow with deployments): refused there, every arrival on the population prior is
+        refused for good, no evidence comes, and nothing ends a cautious start."""
+        return self.admit("cautious-start-probe", 1, self.now, dry_run=True)["decision"] == "admitted"
 
     def _climb(self) -> None:
         """Move to the ladder's threshold for the prior just adopted (learner.learnt): the
@@ -516,125 +445,6 @@ class MomentEngine:
         return {"decision": "granted" if granted else "denied", "active_cores": self.active,
                 "sla_failure_rate": self.sla_failure_rate, "migrate": self._migrate(d)}
 
-    def _migrate(self, d: Deployment) -> dict[str, Any] | None:
-        """The answer to a deployment /state lists as outgrowing (its cached moments expect it
-        to need OUTGROWING_SHARE of the cluster, or it holds that much now): migrate it to a
-        larger cluster. Given on its own scale-outs, granted or denied, so an orchestrator that
-        only posts events hears it where it acts; the same peaks and share as outgrowing(), so
-        the two never disagree. The peak is taken once per stored moments (a scale-out costs a
-        lookup otherwise)."""
-        peak = self._held_peak(d)
-        if peak is None:
-            return None
-        if peak >= OUTGROWING_SHARE * self.capacity:
-            reason = "outgrowing_cluster"
-        elif not self._holders() and self._overflow_candidate() == d.id:
-            reason = "cluster_overflow"
-        else:
-            return None
-        return {"reason": reason, "share": OUTGROWING_SHARE,
-                "expected_peak_cores": peak, "expected_share": peak / self.capacity,
-                "expected_cluster_share": self._cluster_peak() / self.capacity,
-                **self._line_share()}
-
-    def _held_peak(self, d: Deployment) -> float | None:
-        """The peak outgrowing() and _migrate judge d by: its cached expected peak (_peak), or
-        the cores it holds where it holds OUTGROWING_SHARE of the cluster and they are more."""
-        peak = self._peak(d)
-        if peak is not None and d.cores >= OUTGROWING_SHARE * self.capacity:
-            peak = max(peak, float(d.cores))
-        return peak
-
-    def _note_holding(self, d: Deployment) -> None:
-        """Remember d if it now holds OUTGROWING_SHARE of the cluster's cores."""
-        if d.cores >= OUTGROWING_SHARE * self.capacity:
-            self._holding[d.id] = None
-
-    def _holders(self) -> list[str]:
-        """The ids of the live deployments holding OUTGROWING_SHARE of the cluster's cores
-        now, whatever their cached moments expect: those moments are recomputed at arrivals
-        only, and a deployment can grow into the cluster through scale-outs in between (a
-        4-core deployment scaled out to 70% of a 2,000-core cluster with no arrival between
-        was told nothing before). At most two (their cores sum to at most the capacity)."""
-        limit = OUTGROWING_SHARE * self.capacity
-        if limit < self._holding_limit:  # the first read, or a smaller cluster: scan them all
-            self._holding = {key: None for key, d in self.deployments.items() if d.alive and d.cores >= limit}
-        self._holding_limit = limit
-        held = []
-        for key in list(self._holding):
-            d = self.deployments.get(key)
-            if d is None or not d.alive or d.cores < limit:
-                del self._holding[key]
-            else:
-                held.append(key)
-        return held
-
-    def _cluster_maxima(self) -> tuple[float, float]:
-        """The cluster's expected cores and its cores at the cluster_overflow line (E +
-        overflow_sd * sd; E itself where overflow_sd is 0), each the largest over the grid,
-        from the totals as of the last admission or recompute (what decisions use); taken
-        once per change of the totals, as every scale-out asks."""
-        version = (self._updates, self.admitted)
-        if self._cluster_max[0] != version:
-            peak = float(self._tot_e.max())
-            line = peak if not self.overflow_sd else float(
-                (self._tot_e + self.overflow_sd * np.sqrt(np.maximum(self._tot_v, 0.0))).max())
-            self._cluster_max = (version, peak, line)
-        return self._cluster_max[1], self._cluster_max[2]
-
-    def _cluster_peak(self) -> float:
-        """The cluster's expected cores, the largest over the grid."""
-        return self._cluster_maxima()[0]
-
-    def _overflow_candidate(self) -> str | None:
-        """The deployment told to migrate because the cluster is expected to outgrow itself:
-        the one with the largest expected peak, while the cluster's cores at the overflow
-        line (_overflow_line) reach capacity (None otherwise). Read on every scale-out, so
-        the cheap test comes first and the ranking is outgrowing()'s, refreshed only when
-        the cache changed."""
-        if self.policy == "threshold" or self._overflow_line() < self.capacity:
-            return None
-        return self._ranking()[1][1] or None
-
-    def _overflow_line(self) -> float:
-        """The cluster's cores at the cluster_overflow line, the largest over the grid: E +
-        overflow_sd * sd (Cantelli: at 1 sd, overflow is as likely as not by the bound the
-        second moment rule uses), E itself where overflow_sd is 0."""
-        return self._cluster_maxima()[1]
-
-    def _line_share(self) -> dict[str, float]:
-        """The line over capacity, for answers, where it is not E's (old answers unchanged)."""
-        if not self.overflow_sd:
-            return {}
-        return {"overflow_sd": self.overflow_sd, "overflow_line_share": self._overflow_line() / self.capacity}
-
-    def _peak(self, d: Deployment) -> float | None:
-        """The largest of d's expected cores over the grid in its cached moments (None
-        without any), taken once per stored moments and kept on d."""
-        if d.peak is None:
-            entry = self._cache.get(d.id)
-            if entry is None:
-                return None
-            d.peak = float(entry[0].max())
-        return d.peak
-
-    def expected_peak(self, deployment_id: str) -> float | None:
-        """The largest of a live deployment's expected cores over the grid, from the moments
-        the decisions use (None for the zeroth-moment rule or a dead deployment)."""
-        d = self.deployments.get(deployment_id)
-        return None if d is None or not d.alive else self._peak(d)
-
-    def largest(self, k: int) -> list[dict[str, Any]]:
-        """The k live deployments with the largest expected peaks, largest first (ties: the
-        larger id, as _ranking's): the first is the one a cluster_overflow answer names.
-        For looking at a life whose scale-outs fail (app.sim.moments.replay)."""
-        if self.policy == "threshold":
-            return []
-        self._ranking()
-        top = heapq.nlargest(k, ((peak, key) for key, peak in self._peaks.items()))
-        return [{"deployment_id": key, "cores": self.deployments[key].cores, "expected_peak_cores": peak}
-                for peak, key in top]
-
     def scale_in(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
         """`cores` cores end their lifetime; at zero cores the deployment dies (D_n)."""
         at = self._check_time(at)
@@ -675,288 +485,3 @@ class MomentEngine:
     @property
     def sla_failure_rate(self) -> float:
         return self.denied / self.requests if self.requests else 0.0
-
-    # ---- views and persistence -----------------------------------------------------------------
-    # to_state() is JSON-able; from_state(to_state()) makes bit-identical future decisions.
-    def safety(self) -> dict[str, Any]:
-        """Is the cluster safe now (§2.2: the rule holds without any arrival), and the aggregate
-        overflow bound per horizon (Markov for the first moment, Cantelli for the second)."""
-        out: dict[str, Any] = {"utilization_now": self.active / self.capacity}
-        if self.policy == "threshold":
-            v = policies.threshold(self.active, self.threshold, self.capacity)
-            return {**out, "safe": v.admitted, "overflow_bound_per_horizon": None}
-        zero = np.zeros_like(self._tot_e)
-        if self.policy == "first_moment":
-            v = policies.first_moment(self._tot_e, zero, self.threshold, self.capacity, False)
-            rows = self._tot_e / self.capacity
-        else:
-            v = policies.second_moment(self._tot_e, self._tot_v, zero, self.threshold,
-                                       self.capacity, False)
-            slack = self.capacity - self._tot_e
-            with np.errstate(divide="ignore", invalid="ignore"):
-                rows = np.nan_to_num(np.where(slack > 0, self._tot_v / (self._tot_v + slack**2),
-                                              1.0), nan=0.0)
-        return {**out, "safe": v.admitted, "overflow_bound_per_horizon": {
-            horizon_label(h): float(rows[r].max()) for r, h in enumerate(self.grid.horizons)}}
-
-    def learnt_lambda_factor(self) -> float:
-        """λ's mean in the prior in use ÷ the declared one: 1 without a learner, before any
-        adoption, and while a cautious start's λ is assumed rather than learnt."""
-        learner = self.learner
-        if learner is None or learner.learnt is None or learner.assumed:
-            return 1.0
-        return _mean(learner.learnt.lam) / _mean(learner.declared.lam)
-
-    def learnt_mu_factor(self) -> float:
-        """μ's mean in the prior in use ÷ the declared one (1 without a learner or before any
-        adoption); a cautious start holds λ only, so μ's is what was learnt."""
-        learner = self.learner
-        if learner is None or learner.learnt is None:
-            return 1.0
-        return _mean(learner.learnt.mu) / _mean(learner.declared.mu)
-
-    def growth_calibration(self) -> dict[str, Any] | None:
-        """Whether the threshold in use was calibrated for the demand this cluster's
-        deployments showed (None: the cluster does not learn, so nothing is known). Its
-        calibration assumed the declared prior, or a growth-ladder step's multiple of its λ;
-        `ratio` is how far the learnt prior lies past that: the learnt λ factor over the
-        largest calibrated one, or the learnt cores' lifetime over the declared one (the
-        learner moves μ only towards longer lives, for which nothing was calibrated), whichever
-        is larger. Past the ladder's hysteresis the SLA's stated confidence no longer covers
-        this workload; the closed loop may still hold τ, but nothing calibrated backs it (the
-        first moment did not keep τ under λ × 2 at 500-5,000 cores in simulation,
-        docs/moments.md)."""
-        learner = self.learner
-        if learner is None:
-            return None
-        # A ladder's factors rise (GrowthLadder), so its last is the largest.
-        factors = [1.0] if self.ladder is None else [k for k, _ in self.ladder.steps]
-        lam, mu = self.learnt_lambda_factor(), self.learnt_mu_factor()
-        ratio = max(lam / factors[-1], 1.0 / mu)
-        return {"learnt_lambda_factor": lam, "learnt_mu_factor": mu,
-                "calibrated_lambda_factors": factors, "ratio": ratio,
-                "beyond_calibration": ratio > GrowthLadder.HYSTERESIS}
-
-    def outgrowing(self) -> dict[str, Any] | None:
-        """Live deployments expected to need OUTGROWING_SHARE of the cluster on their own:
-        the largest of each one's expected cores over the grid (its cached moments, so as
-        fresh as the totals decisions use), or the cores it holds now where that is more
-        (_holders), against capacity. No admission decision protects
-        the SLA from such a deployment: it was admitted already, and the cluster refuses its
-        scale-outs once it has grown into the rest (in simulation, 928 of 935 failures of one
-        life were its own). An operator can move it or cap it; the service says which, and
-        how large it is expected to grow. Where none is that large but the cluster's cores at
-        the overflow line reach capacity (`expected_cluster_share` ≥ 1 where overflow_sd is 0,
-        else `overflow_line_share` ≥ 1: E + overflow_sd * sd), the deployment with the largest
-        expected peak is listed instead (reason "cluster_overflow"): the same problem spread
-        over several deployments, and moving the largest frees the most. Each row's
-        `reason` says which; the rows are what _migrate answers. None for the zeroth-moment
-        rule (no moments).
-        The service asks on every response (the metrics gauge): unless a deployment was
-        stored, recomputed or removed since the last call (admissions and deaths; scale-outs
-        only mark it), the last ranking is reused; otherwise only those deployments' peaks
-        (a maximum over the grid each) and the largest of all peaks are computed again
-        (app.bench.moments --outgrowing)."""
-        if self.policy == "threshold":
-            return None
-        _, (largest, _), over = self._ranking()
-        holders = self._holders()
-        if holders:  # the larger of each one's expected peak and the cores it holds
-            peaks = {key: peak for peak, key in over}
-            for key in holders:
-                peaks[key] = self._held_peak(self.deployments[key]) or 0.0
-            over = sorted(((peak, key) for key, peak in peaks.items()), reverse=True)
-            largest = max(largest, over[0][0])  # the gauge and the alert see them too
-        rows = [(peak, key, "outgrowing_cluster") for peak, key in over]
-        if not over and (key := self._overflow_candidate()) is not None:
-            rows.append((largest, key, "cluster_overflow"))
-        return {
-            "share": OUTGROWING_SHARE,
-            "largest_expected_share": largest / self.capacity,
-            "expected_cluster_share": self._cluster_peak() / self.capacity,
-            **self._line_share(),
-            "count": len(rows),
-            "deployments": [{"deployment_id": key, "cores": self.deployments[key].cores,
-                             "expected_peak_cores": peak, "expected_share": peak / self.capacity,
-                             "reason": reason}
-                            for peak, key, reason in rows[:OUTGROWING_LISTED]],
-        }
-
-    def _ranking(self) -> tuple[tuple[int, int, int], tuple[float, str], list[tuple[float, str]]]:
-        """(cache version, (largest peak, its id), the deployments at OUTGROWING_SHARE or more,
-        largest first), refreshed as outgrowing() describes when the cache changed."""
-        version = (self._updates, self.admitted, self.capacity)
-        if self._ranked is None or self._ranked[0] != version:
-            limit = OUTGROWING_SHARE * self.capacity
-            peaks = self._peaks
-            over_limit, over = self._over
-            if self._touched is None:
-                peaks.clear()
-                over = {}
-                touched = set(self._cache)
-            else:
-                touched = self._touched
-            if over_limit != limit:
-                over = {key: peak for key, peak in peaks.items() if peak >= limit}
-            for key in touched:
-                if key not in self._cache:
-                    peaks.pop(key, None)
-                    over.pop(key, None)
-                    continue
-                peak = peaks[key] = self._peak(self.deployments[key]) or 0.0  # cached: never None
-                if peak >= limit:
-                    over[key] = peak
-                else:
-                    over.pop(key, None)
-            self._touched = set()
-            self._over = (limit, over)
-            ranked = sorted(((peak, key) for key, peak in over.items()), reverse=True)
-            # The largest peak with its id (ties: the larger id, as max over pairs gives).
-            largest = max(((peak, key) for key, peak in peaks.items()), default=(0.0, ""))
-            self._ranked = (version, largest, ranked)
-        return self._ranked
-
-    def describe(self) -> dict[str, Any]:
-        live = sum(1 for d in self.deployments.values() if d.alive)
-        peak = {}
-        for r, h in enumerate(self.grid.horizons):
-            peak[horizon_label(h)] = float(self._tot_e[r].max()) if self.policy != "threshold" else None
-        return {
-            **self.safety(),
-            "policy": self.policy,
-            "threshold": self.threshold,
-            "marginal": self.marginal,
-            "arrival_size_evidence": self.arrival_size_evidence,
-            "closed_loop": None if self.loop is None else self.loop.describe(),
-            "population_prior": None if self.learner is None else self.learner.describe(),
-            "growth_ladder": None if self.ladder is None else self.ladder.to_dict(),
-            "growth_calibration": self.growth_calibration(),
-            "outgrowing": self.outgrowing(),
-            "capacity": self.capacity,
-            "now": self.now,
-            "active_cores": self.active,
-            "deployments": live,
-            "admitted": self.admitted,
-            "rejected": self.rejected,
-            "scaleout_requests": self.requests,
-            "scaleouts_denied": self.denied,
-            "sla_failure_rate": self.sla_failure_rate,
-            "peak_expected_cores": peak,
-            "grid": {"horizons_hours": list(self.grid.horizons), "steps": self.grid.steps},
-        }
-
-    def deployment_view(self, deployment_id: str) -> dict[str, Any]:
-        d = self.deployments.get(deployment_id)
-        if d is None:
-            raise errors.UnknownDeployment("deployment_id", f"unknown deployment {deployment_id!r}")
-        b = self.belief(d)
-        view: dict[str, Any] = {
-            "id": d.id,
-            "alive": d.alive,
-            "cores": d.cores,
-            "category": d.category,
-            "born": d.born,
-            "posterior": {
-                name: {"shape": p[0], "rate": p[1], "mean": gamma_mean_var(p)[0], "var": gamma_mean_var(p)[1]}
-                for name, p in (("lambda", b.lam), ("mu", b.mu), ("sigma", b.sig))
-            },
-            "statistics": d.stats.to_dict(),
-            # What its next scale-out will be answered (from the moments the decisions use,
-            # as of the last admission; the curves below are computed now).
-            "migrate": self._migrate(d) if d.alive else None,
-        }
-        if d.alive and self.policy != "threshold":
-            e, v = moments(d.cores, b, self.grid)
-            view["expected_cores"] = {horizon_label(h): float(e[r, -1]) for r, h in enumerate(self.grid.horizons)}
-            view["variance"] = {horizon_label(h): float(v[r, -1]) for r, h in enumerate(self.grid.horizons)}
-        return view
-
-    def to_state(self) -> dict[str, Any]:
-        return {
-            "version": 1,
-            "kernel": ROUNDING,
-            "config": {
-                "capacity": self.capacity,
-                "policy": self.policy,
-                "threshold": self.threshold,
-                "marginal": self.marginal,
-                "horizons": list(self.grid.horizons),
-                "steps": self.grid.steps,
-                "population": self.population.to_dict(),
-                "delta": self.delta,
-                "nu": self.nu,
-                "refresh_per_admit": self.refresh_per_admit,
-                "arrival_size_evidence": self.arrival_size_evidence,
-                "overflow_sd": self.overflow_sd,
-            },
-            "loop": None if self.loop is None else self.loop.to_dict(),
-            "ladder": None if self.ladder is None else self.ladder.to_dict(),
-            "learner": None if self.learner is None else self.learner.to_dict(),
-            "reprior": list(self._reprior),
-            "now": self.now,
-            "active": self.active,
-            "counters": [self.requests, self.denied, self.admitted, self.rejected, self._updates],
-            "deployments": [
-                {
-                    "id": d.id, "cores": d.cores, "born": d.born, "last": d.last, "prior": d.prior.to_dict(),
-                    "stats": d.stats.to_dict(), "category": d.category, "alive": d.alive, "dirty": d.dirty,
-                    # The cached prior only where a learnt one replaced it since.
-                    "cached": None if d.cached_inputs is None else [
-                        d.cached_inputs[0], d.cached_inputs[1].to_dict(),
-                        *([] if d.cached_inputs[2] == d.prior else [d.cached_inputs[2].to_dict()])],
-                    "population": d.population,
-                }
-                for d in self.deployments.values()
-            ],
-            "categories": {k: list(v) for k, v in self.categories.items()},
-            "dirty": list(self._dirty),
-            "rotation": list(self._rotation),
-            "totals": [self._tot_e.tolist(), self._tot_v.tolist()],
-        }
-
-    @classmethod
-    def from_state(cls, state: dict[str, Any]) -> MomentEngine:
-        c = state["config"]
-        eng = cls(
-            c["capacity"], c["policy"], c["threshold"], c["marginal"], Grid(tuple(c["horizons"]), c["steps"]),
-            Prior.from_dict(c["population"]), c["delta"], c["nu"], c["refresh_per_admit"],
-            None if state.get("loop") is None else SlaLoop.from_dict(state["loop"]),
-            # States from before the option: arrivals were never evidence.
-            arrival_size_evidence=c.get("arrival_size_evidence", False),
-            # States from before the option: the line was E's.
-            overflow_sd=c.get("overflow_sd", 0.0),
-        )
-        if state.get("learner") is not None:
-            eng.learner = PopulationLearner.from_dict(state["learner"])
-        if state.get("ladder") is not None:  # states from before the ladder have none
-            eng.ladder = GrowthLadder.from_dict(state["ladder"])
-        eng._reprior = deque(state.get("reprior", ()))
-        eng.now = state["now"]
-        eng.active = state["active"]
-        eng.requests, eng.denied, eng.admitted, eng.rejected, eng._updates = state["counters"]
-        for row in state["deployments"]:
-            d = Deployment(
-                row["id"], row["cores"], row["born"], row["last"], Prior.from_dict(row["prior"]),
-                Stats.from_dict(row["stats"]), row["category"], row["alive"], row["dirty"],
-                population=row.get("population", False),
-            )
-            eng.deployments[d.id] = d
-            if row["cached"] is not None:
-                # Moments are a pure function of (cores, prior, stats): rebuild the cache from
-                # the inputs it was computed from, bit for bit, without touching the totals.
-                # States from before the learner hold no prior here: it was the deployment's.
-                cores, stats = row["cached"][0], Stats.from_dict(row["cached"][1])
-                base = Prior.from_dict(row["cached"][2]) if len(row["cached"]) > 2 else d.prior
-                d.cached_inputs = (cores, stats, base)
-                eng._cache[d.id] = moments(cores, posterior(base, stats, eng.delta, eng.nu), eng.grid, eng._variance)
-        eng.categories = {k: deque(v) for k, v in state["categories"].items()}
-        eng._dirty = dict.fromkeys(state["dirty"])
-        eng._rotation = deque(state["rotation"])
-        eng._tot_e = np.array(state["totals"][0], dtype=float).reshape(eng.grid.shape)
-        eng._tot_v = np.array(state["totals"][1], dtype=float).reshape(eng.grid.shape)
-        if state.get("kernel", ROUNDING) != ROUNDING:
-            # Saved by a kernel that rounds differently: the caches above are this kernel's,
-            # and totals that still hold the other's would carry the difference until the
-            # next re-sum. (A state without a stamp is from before it: kept verbatim, as then.)
-            eng._resum()
-        return eng

@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any, Self
 
 from app.policies.errors import NoDryRun, PolicyError
+from app.policies.moments.declare import declare
 from app.policies.moments.engine import MomentEngine
+from app.policies.moments.options import from_declaration
 from app.policies.moments.policies import POLICIES
-from app.policies.moments.priors import Prior
-from app.policies.moments.sla import ladder_for, loop_for
 from app.policies.protocol import Answer, Event, FamilyEngine, Spec
 
 
@@ -29,28 +29,13 @@ class MomentFamily(FamilyEngine[MomentEngine]):
         self.derivation = spec["policy"].get("derivation")
 
     @classmethod
-    def build(cls, spec: Spec, check: bool = False, fallback: bool = False) -> Self:
-        """check: also refuse a cautious start that would admit nothing (engine.start_cautious),
-        as a new declaration is (schemas/moments.py); a stored one builds without it. fallback:
-        start such a cluster as declared instead (a cautious start it got by default)."""
-        policy = spec["policy"]
-        engine = MomentEngine(capacity=spec["capacity_cores"], policy=policy["kind"],
-                              threshold=policy.get("threshold"),
-                              marginal=policy.get("marginal", True),
-                              # Declarations from before the learner have no key: they keep
-                              # the fixed prior their logged decisions were made with.
-                              learn=policy.get("learn_prior", False),
-                              # Declarations from before the option: arrivals never counted.
-                              arrival_size_evidence=policy.get("arrival_size_evidence", False),
-                              # Declarations from before the option: the line was E's.
-                              overflow_sd=policy.get("overflow_sd", 0.0),
-                              population=None if policy.get("population_prior") is None
-                              else Prior.from_dict(policy["population_prior"]))
-        engine.loop = loop_for(policy, spec.get("sla"), engine.threshold)
-        engine.ladder = ladder_for(policy, engine.threshold)
-        # Declarations from before the cautious start have no key: they start as declared.
-        engine.start_cautious(policy.get("cautious_growth") or 1.0, check=check, fallback=fallback)
-        return cls(engine, spec)
+    def declare(cls, capacity: int, sla: float, policy: Mapping[str, Any]) -> dict[str, Any]:
+        """A new declaration's policy as it is stored, its defaults resolved (declare.py)."""
+        return declare(capacity, sla, policy)
+
+    @classmethod
+    def build(cls, spec: Spec) -> Self:
+        return cls(MomentEngine(from_declaration(spec)), spec)
 
     @classmethod
     def warm_up(cls) -> None:

@@ -30,6 +30,8 @@ and the Gamma ratios, still do).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, types
@@ -417,3 +419,18 @@ def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid,
 def moments(cores: int, belief: Belief, grid: Grid, variance: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """(E[L_n], Var[L_n]) of one deployment, arrays of shape grid.shape."""
     return moments_each([cores], [belief], grid, variance)[0]
+
+
+@dataclass(frozen=True)
+class MomentKernel:
+    """How an engine computes deployments' moments on its grid: ``moments`` for one,
+    ``moments_each`` for a batch, each result in arrays of its own. The engine takes one so
+    that a benchmark or a test can run it on another implementation (formulas.py's numpy
+    reference) without touching this module."""
+
+    moments: Callable[[int, Belief, Grid, bool], tuple[np.ndarray, np.ndarray]]
+    moments_each: Callable[[list[int], list[Belief], Grid, bool],
+                           list[tuple[np.ndarray, np.ndarray]]]
+
+
+COMPILED = MomentKernel(moments, moments_each)

@@ -32,6 +32,7 @@ from typing import Any
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.learning import CAUTIOUS_GROWTH
+from app.policies.moments.options import TIGHTEST
 from app.policies.moments.priors import Prior
 
 # Calibrations at τ = 1e-4 on the §2.1 model (Table 1 priors, arrival rate c / 20,000 per
@@ -385,9 +386,6 @@ def default_overflow_sd(kind: str, capacity: int, learn_prior: bool, threshold_g
     return span[1]
 
 
-# How far below the derived threshold the loop may tighten (a floor keeps a cluster that met
-# a bad burst from ratcheting to "admit nothing" for good).
-TIGHTEST = 1 / 100
 # Wilson interval of the realized failure rate at 95%.
 Z = 1.96
 # When the failure rate is above τ with confidence the threshold is multiplied by τ / (the
@@ -557,27 +555,6 @@ def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | 
                          f"horizon; the service decides on {DEFAULT_STEPS}, where t and ρ mean "
                          "something else")
     return threshold, derivation
-
-
-def loop_for(policy: dict[str, Any], sla: float | None, threshold: float) -> SlaLoop | None:
-    """The closed loop a stored declaration asks for. Declarations from before the loop
-    existed have no "closed_loop" key: they keep the fixed threshold their logged decisions
-    were made with."""
-    if not policy.get("closed_loop") or sla is None:
-        return None
-    bounds = (policy.get("derivation") or {}).get("bounds") or [threshold * TIGHTEST, threshold]
-    return SlaLoop(sla, float(bounds[0]), float(bounds[1]))
-
-
-def ladder_for(policy: dict[str, Any], threshold: float) -> GrowthLadder | None:
-    """The ladder a stored declaration asks for: its derivation's `by_growth` steps, for a
-    cluster that learns its prior. Declarations from before the ladder have none: their
-    threshold stays the one their logged decisions were made with."""
-    steps = (policy.get("derivation") or {}).get("by_growth")
-    if not steps or not policy.get("learn_prior"):
-        return None
-    return GrowthLadder([(1.0, threshold)] + [(float(s["lambda_factor"]), float(s["threshold"]))
-                                              for s in steps])
 
 
 @dataclass

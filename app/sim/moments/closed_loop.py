@@ -23,23 +23,26 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from app.policies.moments.declare import checked_cautious_start
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.learning import CAUTIOUS_GROWTH
+from app.policies.moments.options import MomentOptions, ladder_steps
 from app.policies.moments.priors import Prior
 from app.policies.moments.sla import (
     TABLE_SLA,
+    GrowthLadder,
     declared_threshold,
-    ladder_for,
     table_threshold,
     wilson,
 )
 from app.sim.moments.calibrate import confidence
-from app.sim.moments.derive import default_arrival_rate, service_engine
+from app.sim.moments.derive import default_arrival_rate, service_engine, service_options
 from app.sim.moments.importance import confidence_text
 from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
@@ -129,26 +132,37 @@ DEFAULT_CONTROLLERS = tuple(name for name in CONTROLLERS
                                             *FOLLOWS_MIGRATE))
 
 
+def told_the_truth(options: MomentOptions, growth: float, ladder: bool, sla: float,
+                   threshold: float | None, sized: bool) -> MomentOptions:
+    """An oracle's options: the population prior with λ × `growth`, and with `ladder` the
+    threshold the service's ladder would stand at had it learnt that growth."""
+    pop = options.population
+    told = Prior((pop.lam[0], pop.lam[1] / growth), pop.mu, pop.sig)
+    value = options.threshold
+    if ladder:
+        _, der = declared_threshold(options.policy, options.capacity, sla, threshold, None, sized)
+        steps = ladder_steps(True, der, options.threshold)  # type: ignore[arg-type]
+        if steps is not None:
+            value = GrowthLadder(list(steps)).target(growth, 1.0)[1]
+    return replace(options, population=told, threshold=value)
+
+
 def cell_life(job: tuple[Any, ...], watch: Callable[[MomentEngine], None] | None = None) -> dict[str, Any]:
     """One life of one cell; `watch` sees the cell's engine before the life starts (replay.py
     wraps its scale-outs there)."""
     policy, capacity, sla, threshold, name, seed, years, rate, growth, steps = job[:10]
     measure_from, sized = job[10], job[11]
     closed, learn, ladder, told = CONTROLLERS[name]
-    eng = service_engine(policy, capacity, sla, threshold, closed_loop=closed, steps=steps,
-                         learn=learn, arrival_size_evidence=sized, ladder=ladder,
-                         cautious_growth=(CAUTIOUS_GROWTH if name == "service_cautious"
-                                          else None if name in ("service", "service_move", *FOLLOWS_MIGRATE)
-                                          else 1.0),
-                         overflow_sd=OVERFLOW_SD.get(name))
+    options, defaulted = service_options(
+        policy, capacity, sla, threshold, closed_loop=closed, steps=steps, learn=learn,
+        arrival_size_evidence=sized, ladder=ladder,
+        cautious_growth=(CAUTIOUS_GROWTH if name == "service_cautious"
+                         else None if name in ("service", "service_move", *FOLLOWS_MIGRATE)
+                         else 1.0),
+        overflow_sd=OVERFLOW_SD.get(name))
     if told:
-        lam = eng.population.lam
-        eng.population = Prior((lam[0], lam[1] / growth), eng.population.mu, eng.population.sig)
-        if ladder:  # where the service's ladder would stand had it learnt the truth
-            _, der = declared_threshold(policy, capacity, sla, threshold, None, sized)
-            truth = ladder_for({"learn_prior": True, "derivation": der}, eng.threshold)
-            if truth is not None:
-                eng.threshold = truth.target(growth, 1.0)[1]
+        options = told_the_truth(options, growth, ladder, sla, threshold, sized)
+    eng = checked_cautious_start(options, fallback=defaulted)
     if watch is not None:
         watch(eng)
     out = simulate(policy, capacity, years, rate, 0, seed, steps=steps, engine=eng,

@@ -13,18 +13,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from app.policies.moments import MomentEngine
+from app.policies.moments.declare import checked_cautious_start
 from app.policies.moments.formulas import DEFAULT_HORIZONS, DEFAULT_STEPS, Grid
+from app.policies.moments.options import (
+    TIGHTEST,
+    MomentOptions,
+    ladder_steps,
+    loop_bounds,
+)
 from app.policies.moments.priors import Prior
 from app.policies.moments.sla import (
-    TIGHTEST,
     declared_threshold,
     default_cautious_growth,
     default_overflow_sd,
-    ladder_for,
-    loop_for,
 )
 from app.sim.moments.calibrate import calibrate
 
@@ -37,33 +42,37 @@ def default_arrival_rate(capacity: int) -> float:
     return capacity / PAPER_CORES_PER_ARRIVAL
 
 
-def service_engine(policy: str, capacity: int, sla: float, threshold: float | None = None,
+def service_options(policy: str, capacity: int, sla: float, threshold: float | None = None,
                    derivation: dict[str, Any] | None = None, closed_loop: bool = True,
                    steps: int = DEFAULT_STEPS, learn: bool = True,
                    arrival_size_evidence: bool = False,
                    population_prior: dict[str, Any] | None = None,
                    ladder: bool = True, cautious_growth: float | None = None,
-                   overflow_sd: float | None = None) -> MomentEngine:
-    """cautious_growth None: what a declaration naming none gets (sla.default_cautious_growth,
-    off where the empty-cluster probe would refuse it, as the service does); overflow_sd None
-    likewise (sla.default_overflow_sd)."""
+                   overflow_sd: float | None = None) -> tuple[MomentOptions, bool]:
+    """(the options, whether the cautious start is a default): cautious_growth None is what a
+    declaration naming none gets (sla.default_cautious_growth; service_engine turns it off
+    where the empty cluster would refuse it, as the service does); overflow_sd None likewise
+    (sla.default_overflow_sd)."""
     defaulted = cautious_growth is None
-    if defaulted:
-        cautious_growth = default_cautious_growth(policy, capacity, learn, threshold is not None,
-                                                  population_prior is not None, arrival_size_evidence)
+    measured = (policy, capacity, learn, threshold is not None, population_prior is not None,
+                arrival_size_evidence)
     thr, der = declared_threshold(policy, capacity, sla, threshold, derivation,
                                   arrival_size_evidence, population_prior)
-    engine = MomentEngine(capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
-                          population=None if population_prior is None else Prior.from_dict(population_prior),
-                          learn=learn, arrival_size_evidence=arrival_size_evidence,
-                          overflow_sd=overflow_sd if overflow_sd is not None else default_overflow_sd(
-                              policy, capacity, learn, threshold is not None,
-                              population_prior is not None, arrival_size_evidence))
-    engine.loop = loop_for({"closed_loop": closed_loop, "derivation": der}, sla, thr)
-    if ladder:
-        engine.ladder = ladder_for({"learn_prior": learn, "derivation": der}, thr)
-    engine.start_cautious(cautious_growth, fallback=defaulted)
-    return engine
+    options = MomentOptions(
+        capacity, policy, thr, True, Grid(DEFAULT_HORIZONS, steps),
+        population=Prior() if population_prior is None else Prior.from_dict(population_prior),
+        loop=loop_bounds(closed_loop, sla, der, thr), learn=learn,
+        arrival_size_evidence=arrival_size_evidence,
+        ladder=ladder_steps(learn, der, thr) if ladder else None,
+        overflow_sd=default_overflow_sd(*measured) if overflow_sd is None else overflow_sd,
+        cautious_growth=default_cautious_growth(*measured) if defaulted else cautious_growth)
+    return options, defaulted
+
+
+def service_engine(*args: Any, **kwargs: Any) -> MomentEngine:
+    """The engine of service_options(*args, **kwargs), as the service starts it."""
+    options, defaulted = service_options(*args, **kwargs)
+    return checked_cautious_start(options, fallback=defaulted)
 
 
 def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = None,

@@ -15,6 +15,7 @@ the largest expected peaks (the ones a move would free most from). Then the life
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import sys
 from collections.abc import Callable
@@ -28,6 +29,17 @@ from app.sim.moments.derive import default_arrival_rate
 
 SUMMARY = ("seed", "scaleout_failure_rate", "scaleout_requests", "utilization", "threshold",
            "admitted", "rejected", "moved", "moved_by_reason")
+
+
+def largest(eng: MomentEngine, k: int) -> list[dict[str, Any]]:
+    """The k live deployments with the largest expected peaks, largest first (ties: the
+    larger id, as the engine's ranking breaks them): the first is the one a cluster_overflow
+    answer names."""
+    if eng.policy == "threshold":
+        return []
+    top = heapq.nlargest(k, ((peak, key) for key, peak in eng.expected_peaks().items()))
+    return [{"deployment_id": key, "cores": eng.deployments[key].cores,
+             "expected_peak_cores": peak} for peak, key in top]
 
 
 def replay(policy: str, capacity: int, controller: str, seed: int, growth: float = 2.0,
@@ -66,7 +78,7 @@ def replay(policy: str, capacity: int, controller: str, seed: int, growth: float
                     "overflow_bound": None if bounds is None else max(bounds.values()),
                     "threshold": eng.threshold,
                     "live": sum(1 for d in eng.deployments.values() if d.alive),
-                    "largest": eng.largest(top),
+                    "largest": largest(eng, top),
                 }
                 rows.append(row)
                 if on_row is not None:

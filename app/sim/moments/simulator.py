@@ -29,6 +29,8 @@ from app.policies.moments.formulas import (
     HOURS_PER_YEAR,
     Grid,
 )
+from app.policies.moments.kernel import COMPILED, MomentKernel
+from app.policies.moments.options import MomentOptions
 from app.policies.moments.priors import (
     POPULATION_DELTA,
     POPULATION_NU,
@@ -92,6 +94,7 @@ def simulate(
     population_prior: dict[str, Any] | None = None,
     move_outgrowing: bool = False,
     follow_migrate: bool = False,
+    kernel: MomentKernel = COMPILED,
 ) -> dict[str, Any]:
     """One life of the model. `growth` multiplies every deployment's true scale-out rate while
     the engine keeps Table 1's priors: growth 2 is "deployments grow twice as fast as the
@@ -116,105 +119,18 @@ def simulate(
     "cluster_overflow")."""
     # Separate streams (common random numbers): the arrival process and each arrival's
     # parameters do not depend on the policy or on how many prior observations are drawn.
-    arrival_rng, obs_rng, rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
     truth = None if population_prior is None else Prior.from_dict(population_prior)
-    eng = engine or MomentEngine(capacity, policy, threshold, marginal, Grid(horizons, steps),
-                                 population=truth, arrival_size_evidence=arrival_size_evidence)
+    eng = engine or MomentEngine(MomentOptions(
+        capacity, policy, threshold, marginal, Grid(horizons, steps),
+        population=truth or Prior(), arrival_size_evidence=arrival_size_evidence), kernel)
     if eng.arrival_size_evidence != arrival_size_evidence:
         raise ValueError("the engine given and arrival_size_evidence disagree")
-    end = years * HOURS_PER_YEAR
-    heap: list[tuple[float, int, int, int]] = []
-    seq = 0
-
-    def push(t: float, kind: int, dep: int) -> None:
-        nonlocal seq
-        if t <= end:
-            heapq.heappush(heap, (t, seq, kind, dep))
-            seq += 1
-
-    params: dict[int, tuple[float, float, float]] = {}
-    cores: dict[int, int] = {}
-    death_version: dict[int, int] = {}  # core-death events are resampled whenever cores change
-    core_hours = 0.0
-    last_t = 0.0
-    active = 0
-    arrivals = 0
-    moved = 0
-    moved_by_reason: dict[str, int] = {}
-
-    def schedule_core_death(i: int, t: float) -> None:
-        death_version[i] = seq
-        if cores[i] > 0:
-            push(t + rng.exponential(1.0 / (cores[i] * params[i][1])), CORE_DEATH, i)
-
-    def move(i: int, t: float, reason: str) -> None:
-        """Deployment i leaves for a larger cluster (the engine sees a shutdown); its pending
-        events lapse. `reason`: the engine's, counted apart (which rule moved it)."""
-        nonlocal active, moved
-        eng.shutdown(str(i), t)
-        active -= cores.pop(i)
-        moved += 1
-        moved_by_reason[reason] = moved_by_reason.get(reason, 0) + 1
-
-    push(arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
-    late_from = measure_from * HOURS_PER_YEAR
-    before: tuple[int, int] | None = None  # (requests, denied) when measuring started
-    while heap:
-        t, s, kind, i = heapq.heappop(heap)
-        if before is None and t >= late_from:
-            before = (eng.requests, eng.denied)
-        core_hours += active * (t - last_t)
-        last_t = t
-        if kind == ARRIVE:
-            push(t + arrival_rng.exponential(1.0 / arrival_rate), ARRIVE, -1)
-            lam, mu, sig = parameters or draw_parameters(arrival_rng, truth)
-            c0 = 1 + int(arrival_rng.poisson(sig))
-            prior = pseudo_observations(obs_rng, lam, mu, sig, observations)
-            i = arrivals
-            arrivals += 1
-            if eng.admit(str(i), c0, t, prior=prior)["decision"] == "admitted":
-                params[i] = (lam, mu, sig)
-                cores[i] = c0
-                active += c0
-                push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
-                push(t + rng.exponential(1.0 / (POPULATION_DELTA * mu)), MAX_LIFE, i)
-                schedule_core_death(i, t)
-            # The list lags the decisions' totals by nothing: both come from this refresh.
-            while move_outgrowing and (listed := (eng.outgrowing() or {}).get("deployments")):
-                for row in listed:
-                    move(int(row["deployment_id"]), t, row["reason"])
-        elif i not in cores:
-            continue  # event of a deployment that already died
-        elif kind == SCALE_OUT:
-            lam, mu, sig = params[i]
-            size = 1 + int(rng.poisson(sig))
-            answer = eng.scale_out(str(i), size, t)
-            if answer["decision"] == "granted":
-                cores[i] += size
-                active += size
-                schedule_core_death(i, t)
-            if follow_migrate and answer["migrate"] is not None:
-                move(i, t, answer["migrate"]["reason"])
-                continue
-            push(t + rng.exponential(1.0 / (growth * lam * mu**POPULATION_NU)), SCALE_OUT, i)
-        elif kind == CORE_DEATH:
-            if death_version[i] != s:
-                continue
-            eng.scale_in(str(i), 1, t)
-            cores[i] -= 1
-            active -= 1
-            if cores[i] == 0:
-                del cores[i]
-            else:
-                schedule_core_death(i, t)
-        else:  # MAX_LIFE
-            eng.shutdown(str(i), t)
-            active -= cores.pop(i)
-    core_hours += active * (end - last_t)
-    start = before or (eng.requests, eng.denied)  # nothing happened after measure_from
+    life = Life(eng, seed, years * HOURS_PER_YEAR, arrival_rate, truth, parameters, growth,
+                observations, move_outgrowing, follow_migrate)
+    start = life.run(measure_from * HOURS_PER_YEAR)
     return {
         "policy": policy,
-        "utilization": core_hours / (capacity * end),
+        "utilization": life.core_hours / (capacity * life.end),
         "scaleout_failure_rate": eng.sla_failure_rate,
         "scaleout_requests": eng.requests,
         "admitted": eng.admitted,
@@ -227,10 +143,128 @@ def simulate(
         "observations": observations,
         "arrival_size_evidence": arrival_size_evidence,
         "population_prior": population_prior,
-        "moved": moved,
-        "moved_by_reason": moved_by_reason,
+        "moved": life.moved,
+        "moved_by_reason": life.moved_by_reason,
         "capacity": capacity,
         "years": years,
         "arrival_rate": arrival_rate,
         "seed": seed,
     }
+
+
+class Life:
+    """One life's event queue and the true state of its deployments, driving `eng`: the
+    simulator's side of the model, where the engine sees only events."""
+
+    def __init__(self, eng: MomentEngine, seed: int, end: float, arrival_rate: float,
+                 truth: Prior | None, parameters: tuple[float, float, float] | None,
+                 growth: float, observations: int, move_outgrowing: bool,
+                 follow_migrate: bool) -> None:
+        self.eng, self.end, self.arrival_rate, self.truth = eng, end, arrival_rate, truth
+        self.parameters, self.growth, self.observations = parameters, growth, observations
+        self.move_outgrowing, self.follow_migrate = move_outgrowing, follow_migrate
+        self.arrival_rng, self.obs_rng, self.rng = (
+            np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3))
+        self.heap: list[tuple[float, int, int, int]] = []
+        self.seq = 0
+        self.params: dict[int, tuple[float, float, float]] = {}
+        self.cores: dict[int, int] = {}
+        # Core-death events are resampled whenever cores change: only the latest counts.
+        self.death_version: dict[int, int] = {}
+        self.core_hours = 0.0
+        self.active = 0
+        self.arrivals = 0
+        self.moved = 0
+        self.moved_by_reason: dict[str, int] = {}
+
+    def push(self, t: float, kind: int, dep: int) -> None:
+        if t <= self.end:
+            heapq.heappush(self.heap, (t, self.seq, kind, dep))
+            self.seq += 1
+
+    def schedule_core_death(self, i: int, t: float) -> None:
+        self.death_version[i] = self.seq
+        if self.cores[i] > 0:
+            self.push(t + self.rng.exponential(1.0 / (self.cores[i] * self.params[i][1])),
+                      CORE_DEATH, i)
+
+    def schedule_scale_out(self, i: int, t: float) -> None:
+        lam, mu, _ = self.params[i]
+        self.push(t + self.rng.exponential(1.0 / (self.growth * lam * mu**POPULATION_NU)),
+                  SCALE_OUT, i)
+
+    def move(self, i: int, t: float, reason: str) -> None:
+        """Deployment i leaves for a larger cluster (the engine sees a shutdown); its pending
+        events lapse. `reason`: the engine's, counted apart (which rule moved it)."""
+        self.eng.shutdown(str(i), t)
+        self.active -= self.cores.pop(i)
+        self.moved += 1
+        self.moved_by_reason[reason] = self.moved_by_reason.get(reason, 0) + 1
+
+    def run(self, late_from: float) -> tuple[int, int]:
+        """Every event to the end; returns (requests, denied) when measuring started."""
+        eng = self.eng
+        self.push(self.arrival_rng.exponential(1.0 / self.arrival_rate), ARRIVE, -1)
+        before: tuple[int, int] | None = None
+        last_t = 0.0
+        while self.heap:
+            t, s, kind, i = heapq.heappop(self.heap)
+            if before is None and t >= late_from:
+                before = (eng.requests, eng.denied)
+            self.core_hours += self.active * (t - last_t)
+            last_t = t
+            if kind == ARRIVE:
+                self.arrive(t)
+            elif i not in self.cores:
+                continue  # event of a deployment that already died
+            elif kind == SCALE_OUT:
+                self.scale_out(i, t)
+            elif kind == CORE_DEATH:
+                if self.death_version[i] == s:
+                    self.core_death(i, t)
+            else:  # MAX_LIFE
+                eng.shutdown(str(i), t)
+                self.active -= self.cores.pop(i)
+        self.core_hours += self.active * (self.end - last_t)
+        return before or (eng.requests, eng.denied)  # nothing happened after measure_from
+
+    def arrive(self, t: float) -> None:
+        self.push(t + self.arrival_rng.exponential(1.0 / self.arrival_rate), ARRIVE, -1)
+        lam, mu, sig = self.parameters or draw_parameters(self.arrival_rng, self.truth)
+        c0 = 1 + int(self.arrival_rng.poisson(sig))
+        prior = pseudo_observations(self.obs_rng, lam, mu, sig, self.observations)
+        i = self.arrivals
+        self.arrivals += 1
+        if self.eng.admit(str(i), c0, t, prior=prior)["decision"] == "admitted":
+            self.params[i] = (lam, mu, sig)
+            self.cores[i] = c0
+            self.active += c0
+            self.schedule_scale_out(i, t)
+            self.push(t + self.rng.exponential(1.0 / (POPULATION_DELTA * mu)), MAX_LIFE, i)
+            self.schedule_core_death(i, t)
+        # The list lags the decisions' totals by nothing: both come from this refresh.
+        while self.move_outgrowing and (
+                listed := (self.eng.outgrowing() or {}).get("deployments")):
+            for row in listed:
+                self.move(int(row["deployment_id"]), t, row["reason"])
+
+    def scale_out(self, i: int, t: float) -> None:
+        size = 1 + int(self.rng.poisson(self.params[i][2]))
+        answer = self.eng.scale_out(str(i), size, t)
+        if answer["decision"] == "granted":
+            self.cores[i] += size
+            self.active += size
+            self.schedule_core_death(i, t)
+        if self.follow_migrate and answer["migrate"] is not None:
+            self.move(i, t, answer["migrate"]["reason"])
+            return
+        self.schedule_scale_out(i, t)
+
+    def core_death(self, i: int, t: float) -> None:
+        self.eng.scale_in(str(i), 1, t)
+        self.cores[i] -= 1
+        self.active -= 1
+        if self.cores[i] == 0:
+            del self.cores[i]
+        else:
+            self.schedule_core_death(i, t)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from app.api.schemas.state import LearnerView
 from app.policies.moments import MomentEngine
-from app.sim.moments.derive import service_engine
+from app.policies.moments.declare import checked_cautious_start
+from app.sim.moments.derive import service_engine, service_options
 from app.sim.moments.simulator import simulate
 
 CAPACITY, RATE, YEARS = 500, 0.1, 1.0  # four times the paper's load per core: evidence sooner
@@ -169,9 +171,9 @@ def test_the_threshold_follows_the_ladder_step_of_each_learnt_prior_and_survives
     steps = [(1.0, t1), (2.0, 0.4 * CAPACITY), (4.0, 0.5 * CAPACITY)]
 
     def engine() -> MomentEngine:
-        eng = service_engine("first_moment", CAPACITY, 1e-3, t1, closed_loop=False, learn=True)
-        eng.ladder = GrowthLadder(list(steps))
-        return eng
+        options, _ = service_options("first_moment", CAPACITY, 1e-3, t1, closed_loop=False,
+                                     learn=True)
+        return MomentEngine(replace(options, ladder=tuple(steps)))
 
     # The seed above: λ's mean is learnt between ×2 and ×4.5. The life is simulated with the
     # ladder (it decides differently), then its stream replayed step by step.
@@ -232,7 +234,7 @@ def test_without_a_threshold_every_cell_starts_from_the_table_and_the_oracle_fro
 
 
 def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -> None:
-    """engine.start_cautious: from the first event the engine believes λ × 2 at the declared
+    """A cautious start (MomentOptions.cautious_growth): from the first event the engine believes λ × 2 at the declared
     threshold. Deployments that grow as declared end it (slower: the declared prior, step 1);
     deployments that grow × 3 confirm faster growth (the learnt prior, × 2 kept as a floor
     under it, and the ladder climbs). Until either, the threshold is the declared one. A
@@ -240,42 +242,40 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
     import pytest
 
     from app.policies.moments import errors
-    from app.policies.moments.sla import GrowthLadder
 
     t1, t2 = 0.3 * CAPACITY, 0.4 * CAPACITY
     steps = [(1.0, t1), (2.0, t2)]
 
-    def engine(steps: list[tuple[float, float]]) -> MomentEngine:
-        eng = service_engine("first_moment", CAPACITY, 1e-3, t1, closed_loop=False, learn=True)
-        eng.ladder = GrowthLadder(list(steps))
-        return eng
+    def engine(steps: list[tuple[float, float]], cautious: float = 1.0,
+               learn: bool = True, threshold: float = t1) -> MomentEngine:
+        options, _ = service_options("first_moment", CAPACITY, 1e-3, threshold,
+                                     closed_loop=False, learn=learn)
+        return MomentEngine(replace(options, ladder=tuple(steps), cautious_growth=cautious))
 
     # Nothing to start where nothing is learnt, or at factor 1; no factor below 1.
-    fixed = service_engine("first_moment", CAPACITY, 1e-3, t1, closed_loop=False, learn=False)
-    assert fixed.start_cautious(2.0) is False and engine(steps).start_cautious(1.0) is False
+    assert engine(steps, 2.0, learn=False).learner is None
+    assert engine(steps, 1.0).learner.cautious is None
     with pytest.raises(errors.MomentsError):
-        engine(steps).start_cautious(0.5)
+        engine(steps, 0.5)
     # A belief under which even a 1-core arrival into the empty cluster is refused would
-    # admit nothing and never learn: refused, and the engine starts as declared.
-    tight = service_engine("first_moment", CAPACITY, 1e-3, 1.0, closed_loop=False, learn=True)
+    # admit nothing and never learn: refused, or (a default's) the engine starts as declared.
+    tight, _ = service_options("first_moment", CAPACITY, 1e-3, 1.0, closed_loop=False,
+                               learn=True)
     with pytest.raises(errors.MomentsError, match="1-core"):
-        tight.start_cautious(2.0)
-    assert tight.learner.cautious is None and tight.learner.learnt is None
-    assert tight.start_cautious(1.0) is False
+        checked_cautious_start(replace(tight, cautious_growth=2.0), fallback=False)
+    fallen = checked_cautious_start(replace(tight, cautious_growth=2.0), fallback=True)
+    assert fallen.learner.cautious is None and fallen.learner.learnt is None
     declared = engine([]).population_prior
     ends = {}
     for growth in (1.0, 3.0):
-        rec = Recorder(engine(steps))
-        assert rec.engine.start_cautious(2.0) is True
+        rec = Recorder(engine(steps, 2.0))
+        assert rec.engine.learner.cautious == 2.0
         assert rec.engine.population_prior.lam == (declared.lam[0], declared.lam[1] / 2)
         simulate("first_moment", CAPACITY, 2 * YEARS, RATE, 0, 1, engine=rec,  # type: ignore[arg-type]
                  growth=growth)
-        with pytest.raises(errors.MomentsError):
-            rec.engine.start_cautious(2.0)  # only before the first event
         # Replayed call by call: the declared threshold and the held belief until the end;
         # restored from a state taken halfway there, the same answers and the same state.
-        eng = engine(steps)
-        eng.start_cautious(2.0)
+        eng = engine(steps, 2.0)
         state, answers = None, []
         for i, (name, args, kwargs) in enumerate(rec.calls):
             answers.append(getattr(eng, name)(*args, **kwargs))
@@ -292,8 +292,7 @@ def test_a_cautious_start_believes_the_top_growth_until_its_deployments_tell() -
         assert len(ended) == 1 and not eng.learner.assumed
         ends[growth] = ended[0], eng
         cut //= 2
-        replay = engine(steps)
-        replay.start_cautious(2.0)
+        replay = engine(steps, 2.0)
         for name, args, kwargs in rec.calls[:cut]:
             getattr(replay, name)(*args, **kwargs)
         state = json.loads(json.dumps(replay.to_state()))

@@ -10,6 +10,7 @@ import pytest
 
 from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import Grid
+from app.policies.moments.options import MomentOptions
 from app.sim.moments import cli as moments_cli
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.simulator import simulate
@@ -18,7 +19,7 @@ from app.sim.moments.simulator import simulate
 def test_posteriors_concentrate_on_true_parameters() -> None:
     lam, mu, sig, nu = 5.0, 0.2, 2.0, 0.673
     rng = np.random.default_rng(3)
-    eng = MomentEngine(10**6, "threshold", threshold=1e9, grid=Grid((24.0,), 10))
+    eng = MomentEngine(MomentOptions(10**6, "threshold", threshold=1e9, grid=Grid((24.0,), 10)))
     eng.admit("x", 50, 0.0)
     cores, t = 50, 0.0
     rate_out = lam * mu**nu
@@ -120,7 +121,7 @@ def test_pseudo_observations_stay_within_what_the_engine_accepts() -> None:
     # The floor of draw_parameters: a core that practically never dies, 50 observations.
     obs = pseudo_observations(np.random.default_rng(0), 1e-12, 1e-12, 0.0, 50)["observations"]  # type: ignore[index]
     assert max(obs.values()) <= PSEUDO_MAX
-    MomentEngine(100, "second_moment").admit("x", 1, 0.0, prior={"observations": obs})
+    MomentEngine(MomentOptions(100, "second_moment")).admit("x", 1, 0.0, prior={"observations": obs})
 
 
 def test_arrival_sizes_as_evidence_reach_the_engine_and_change_admission() -> None:
@@ -131,7 +132,7 @@ def test_arrival_sizes_as_evidence_reach_the_engine_and_change_admission() -> No
                      arrival_size_evidence=True)
     assert (plain["arrival_size_evidence"], sized["arrival_size_evidence"]) == (False, True)
     assert sized["admitted"] > plain["admitted"]
-    eng = MomentEngine(2000, "first_moment", 150.0, grid=Grid(steps=20))
+    eng = MomentEngine(MomentOptions(2000, "first_moment", 150.0, grid=Grid(steps=20)))
     with pytest.raises(ValueError, match="disagree"):
         simulate("first_moment", 2000, 0.01, 0.1, 0, seed=2, engine=eng, arrival_size_evidence=True)
 
@@ -169,7 +170,7 @@ def test_a_population_prior_is_what_deployments_are_drawn_from_and_what_the_engi
     assert runs["twice"]["population_prior"] == TWICE
     assert runs["twice"]["scaleout_requests"] > 1.5 * runs["table1"]["scaleout_requests"]
     # The engine simulate builds starts from the prior too (its view of a fresh deployment).
-    eng = MomentEngine(2000, "first_moment", 100.0, grid=Grid(steps=10), population=Prior.from_dict(TWICE))
+    eng = MomentEngine(MomentOptions(2000, "first_moment", 100.0, grid=Grid(steps=10), population=Prior.from_dict(TWICE)))
     simulate("first_moment", 2000, 0.01, 0.1, 0, seed=2, steps=10, engine=eng, population_prior=TWICE)
     assert eng.population.to_dict() == TWICE
 
@@ -207,7 +208,7 @@ def test_moving_outgrowing_deployments_takes_their_scale_outs_off_the_cluster() 
     for seed in range(3):
         runs = {}
         for move in (False, True):
-            eng = MomentEngine(300, "second_moment", 0.3, grid=Grid((720.0, 24.0), 60))
+            eng = MomentEngine(MomentOptions(300, "second_moment", 0.3, grid=Grid((720.0, 24.0), 60)))
             r = simulate("second_moment", 300, 0.1, 0.05, 0, seed, engine=eng,
                          move_outgrowing=move, parameters=(20.0, 0.05, 5.0))
             runs[move] = (r, eng.outgrowing())
@@ -228,7 +229,7 @@ def test_following_migrate_answers_takes_the_deployment_off_at_its_next_scale_ou
     for seed in range(3):
         runs = {}
         for follow in (False, True):
-            eng = MomentEngine(300, "second_moment", 0.3, grid=Grid((720.0, 24.0), 60))
+            eng = MomentEngine(MomentOptions(300, "second_moment", 0.3, grid=Grid((720.0, 24.0), 60)))
             answered = []
             scale_out = eng.scale_out
 

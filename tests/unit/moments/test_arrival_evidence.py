@@ -1,4 +1,4 @@
-"""An arrival's size as one observation of its σ (MomentEngine(arrival_size_evidence=True))."""
+"""An arrival's size as one observation of its σ (MomentOptions(arrival_size_evidence=True))."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pytest
 from app.policies.moments import MomentEngine
 from app.policies.moments.errors import InvalidPrior
 from app.policies.moments.formulas import Grid
+from app.policies.moments.options import MomentOptions
 from app.policies.moments.priors import (
     POPULATION_SIG,
     Prior,
@@ -45,8 +46,8 @@ def _sigma_mean(e: MomentEngine, dep: str) -> float:
 
 
 def test_small_arrivals_look_smaller_and_big_ones_bigger() -> None:
-    plain = MomentEngine(100_000, "first_moment", threshold=1e9, grid=SMALL)
-    sized = MomentEngine(100_000, "first_moment", threshold=1e9, grid=SMALL, arrival_size_evidence=True)
+    plain = MomentEngine(MomentOptions(100_000, "first_moment", threshold=1e9, grid=SMALL))
+    sized = MomentEngine(MomentOptions(100_000, "first_moment", threshold=1e9, grid=SMALL, arrival_size_evidence=True))
     for e in (plain, sized):
         e.admit("one", 1, 0.0)
         e.admit("eighty", 80, 0.0)
@@ -63,11 +64,11 @@ def test_it_changes_first_moment_decisions_both_ways() -> None:
     """At one t the engine that counts sizes admits more 1-core arrivals (their growth is
     expected smaller) and refuses a 20-core one that the plain engine admits (σ ~ 19)."""
     def fill(sized: bool) -> tuple[int, str]:
-        e = MomentEngine(100_000, "first_moment", threshold=60.0, grid=SMALL, arrival_size_evidence=sized)
+        e = MomentEngine(MomentOptions(100_000, "first_moment", threshold=60.0, grid=SMALL, arrival_size_evidence=sized))
         ones = 0
         while e.admit(f"d{ones}", 1, 0.0)["decision"] == "admitted":
             ones += 1
-        fresh = MomentEngine(100_000, "first_moment", threshold=60.0, grid=SMALL, arrival_size_evidence=sized)
+        fresh = MomentEngine(MomentOptions(100_000, "first_moment", threshold=60.0, grid=SMALL, arrival_size_evidence=sized))
         return ones, fresh.admit("big", 20, 0.0)["decision"]
 
     plain_ones, plain_big = fill(False)
@@ -77,7 +78,7 @@ def test_it_changes_first_moment_decisions_both_ways() -> None:
 
 
 def test_states_from_before_the_option_load_without_it() -> None:
-    e = MomentEngine(100, "second_moment", threshold=0.2, grid=SMALL)
+    e = MomentEngine(MomentOptions(100, "second_moment", threshold=0.2, grid=SMALL))
     e.admit("a", 3, 0.0)
     state = json.loads(json.dumps(e.to_state()))
     del state["config"]["arrival_size_evidence"]

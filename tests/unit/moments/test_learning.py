@@ -75,9 +75,10 @@ def test_a_second_adoption_queues_each_deployment_once(monkeypatch) -> None:  # 
     """Two priors adopted before the first one's recomputes are done: every live deployment on
     the population prior waits once, for the newest prior, and the queue drains to empty."""
     from app.policies.moments import MomentEngine
+    from app.policies.moments.options import MomentOptions
     from app.policies.moments.priors import Prior
 
-    eng = MomentEngine(2000, "first_moment", threshold=1500.0, learn=True)
+    eng = MomentEngine(MomentOptions(2000, "first_moment", threshold=1500.0, learn=True))
     for i in range(12):
         assert eng.admit(f"d{i}", 2, at=float(i))["decision"] == "admitted"
     learner = eng.learner
@@ -168,11 +169,11 @@ def test_growth_calibration_counts_longer_lived_cores_as_beyond_any_step() -> No
     was calibrated for those, so a learnt lifetime × 2 is past the calibration whatever the
     ladder holds; λ within the ladder's steps is not."""
     from app.policies.moments import MomentEngine
+    from app.policies.moments.options import MomentOptions
     from app.policies.moments.priors import Prior
-    from app.policies.moments.sla import GrowthLadder
 
-    eng = MomentEngine(2000, "second_moment", 0.05, learn=True,
-                       ladder=GrowthLadder([(1.0, 0.05), (2.0, 0.1)]))
+    eng = MomentEngine(MomentOptions(2000, "second_moment", 0.05, learn=True,
+                       ladder=((1.0, 0.05), (2.0, 0.1))))
     dec = eng.learner.declared
     eng.learner.learnt = Prior((dec.lam[0], dec.lam[1] / 2), dec.mu, dec.sig)  # λ × 2: a step
     within = eng.growth_calibration()

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import Belief, Grid, moments, moments_batch
+from app.policies.moments.options import MomentOptions
 from app.sim.moments.simulator import simulate
 from tests.unit.moments import reference_formulas as ref
 
@@ -58,7 +59,7 @@ def test_seeded_lives_make_the_recorded_decisions() -> None:
     golden = json.loads((Path(__file__).parent / "golden_decisions.json").read_text())["lives"]
     for key, want in golden.items():
         policy, obs = key.split("/")
-        eng = MomentEngine(400, policy, None if policy == "first_moment" else 0.6, True, Grid(steps=600))
+        eng = MomentEngine(MomentOptions(400, policy, None if policy == "first_moment" else 0.6, True, Grid(steps=600)))
         seen: list[str] = []
         admit = eng.admit
 

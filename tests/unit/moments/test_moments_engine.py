@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from app.api.schemas.state import DeploymentView
 from app.policies.moments import MomentEngine, MomentsError
 from app.policies.moments.formulas import Grid
+from app.policies.moments.options import MomentOptions
+from app.sim.moments.replay import largest as largest_peaks
 from tests.helpers import check_state_view
 
 SMALL = Grid((24.0 * 30, 24.0), 60)
@@ -23,7 +25,7 @@ LONG = {"gamma": {"lambda": [1e3, 1e2], "mu": [1e3, 1e5], "sigma": [1e3, 1e2]}}
 
 
 def eng(policy: str = "second_moment", **kw: object) -> MomentEngine:
-    return MomentEngine(kw.pop("capacity", 1000), policy, grid=SMALL, **kw)  # type: ignore[arg-type]
+    return MomentEngine(MomentOptions(kw.pop("capacity", 1000), policy, grid=SMALL, **kw))  # type: ignore[arg-type]
 
 
 def test_threshold_policy_counts_active_cores() -> None:
@@ -200,7 +202,7 @@ events = st.lists(
 @given(events, st.sampled_from(["threshold", "first_moment", "second_moment"]), st.booleans())
 def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None:  # type: ignore[no-untyped-def]
     thr = {"threshold": 15.0, "first_moment": 15.0, "second_moment": 0.2}[policy]
-    e = MomentEngine(30, policy, threshold=thr, grid=SMALL, arrival_size_evidence=sized)
+    e = MomentEngine(MomentOptions(30, policy, threshold=thr, grid=SMALL, arrival_size_evidence=sized))
     t = 0.0
     log = []
 
@@ -293,13 +295,13 @@ def test_the_one_sd_line_names_the_largest_deployment_before_expected_cores_reac
     """overflow_sd = 1: cluster_overflow is answered once E + sd of the cluster's cores reaches
     capacity somewhere on the grid; at 0 (the default before the option) only once E does.
     Both name the same deployment, the largest; the answer says where the line stood."""
-    engines = [MomentEngine(1000, policy="second_moment", threshold=0.5, overflow_sd=sd) for sd in (0.0, 1.0)]
+    engines = [MomentEngine(MomentOptions(1000, policy="second_moment", threshold=0.5, overflow_sd=sd)) for sd in (0.0, 1.0)]
     for e in engines:
         for i, cores in enumerate((40, 90, 10)):
             assert e.admit(f"d{i}", cores, at=float(i))["decision"] == "admitted"
     plain, sd = engines
-    largest = plain.largest(1)[0]["deployment_id"]
-    assert largest == "d1" == sd.largest(1)[0]["deployment_id"]
+    largest = largest_peaks(plain, 1)[0]["deployment_id"]
+    assert largest == "d1" == largest_peaks(sd, 1)[0]["deployment_id"]
 
     def totals(e: MomentEngine, mean: float, var: float) -> None:
         # The cluster as the line sees it; a new version, as a recompute would leave it.
@@ -359,7 +361,7 @@ def test_a_cluster_expected_to_outgrow_itself_moves_its_largest_deployment_one_a
         [row] = out["deployments"]
         assert row["reason"] == "cluster_overflow" and out["count"] == 1
         assert row["expected_share"] == out["largest_expected_share"]
-        top = e.largest(3)  # the one named first, then the ones a later answer would name
+        top = largest_peaks(e, 3)  # the one named first, then the ones a later answer would name
         assert top[0]["deployment_id"] == row["deployment_id"]
         assert top[0]["expected_peak_cores"] == row["expected_peak_cores"] == e.expected_peak(row["deployment_id"])
         assert [r["expected_peak_cores"] for r in top] == sorted((r["expected_peak_cores"] for r in top), reverse=True)
@@ -387,7 +389,7 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
     last asked; whenever it is asked (and after a restore, and when the cluster's capacity
     changes under it) its answer is the one a pass over every cached deployment gives, at
     whichever cluster_overflow line (overflow_sd) the cluster has."""
-    e = MomentEngine(capacity, "second_moment", threshold=0.9, grid=SMALL, overflow_sd=sd)
+    e = MomentEngine(MomentOptions(capacity, "second_moment", threshold=0.9, grid=SMALL, overflow_sd=sd))
     t = 0.0
 
     def check(engine: MomentEngine) -> None:
@@ -403,9 +405,9 @@ def test_outgrowing_kept_up_to_date_equals_one_computed_from_scratch(evts, asks,
             assert got["overflow_line_share"] == float(line.max()) / engine.capacity
         else:
             assert "overflow_line_share" not in got
-        # largest(): every cached deployment by peak, largest first, the larger id on a tie.
+        # replay.largest: every cached deployment by peak, largest first, the larger id on a tie.
         every = sorted(((float(m[0].max()), key) for key, m in engine._cache.items()), reverse=True)
-        assert [(r["expected_peak_cores"], r["deployment_id"]) for r in engine.largest(4)] == every[:4]
+        assert [(r["expected_peak_cores"], r["deployment_id"]) for r in largest_peaks(engine, 4)] == every[:4]
         assert all(engine.expected_peak(key) == peak for peak, key in every)
         # Each live deployment's next scale-out is answered migrate exactly when it is listed.
         for key, d in engine.deployments.items():
@@ -456,7 +458,7 @@ def test_migrate_answers_and_the_list_agree_where_clusters_outgrow_themselves() 
            st.sampled_from([150, 300, 500]), st.randoms(use_true_random=False))
     def run(n, rounds, sizes, capacity, rnd) -> None:  # type: ignore[no-untyped-def]
         nonlocal overflowed
-        e = MomentEngine(capacity, "second_moment", threshold=0.9, grid=SMALL)
+        e = MomentEngine(MomentOptions(capacity, "second_moment", threshold=0.9, grid=SMALL))
         ids = [f"d{k}" for k in range(n)]
         t = 0.0
 

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from app.policies.moments import MomentsError
 from app.policies.moments.family import MomentFamily
+from app.policies.moments.options import TIGHTEST, ladder_steps
 from app.policies.moments.sla import (
     CALIBRATED,
     CALIBRATED_SIZED,
-    TIGHTEST,
     SlaLoop,
     declared_threshold,
     table_threshold,
@@ -297,11 +297,9 @@ def test_the_table_gives_a_ladder_only_where_it_has_growth_anchors(monkeypatch) 
     # A stricter SLA than the anchors' gets no ladder: they were calibrated for 1e-4.
     assert "by_growth" not in table_threshold("second_moment", 2000, 1e-5)[1]
     # The ladder goes to clusters that learn their prior, with the declared threshold as step 1.
-    policy = {"learn_prior": True, "derivation": d}
-    ladder = sla.ladder_for(policy, 0.05)
-    assert ladder is not None and ladder.steps == [(1.0, 0.05), (2.0, 0.2), (4.0, 0.5)]
-    assert sla.ladder_for({**policy, "learn_prior": False}, 0.05) is None
-    assert sla.ladder_for({"learn_prior": True, "derivation": {"source": "declared"}}, 0.05) is None
+    assert ladder_steps(True, d, 0.05) == ((1.0, 0.05), (2.0, 0.2), (4.0, 0.5))
+    assert ladder_steps(False, d, 0.05) is None
+    assert ladder_steps(True, {"source": "declared"}, 0.05) is None
 
 
 def test_every_growth_anchor_sits_on_a_table_anchor() -> None:
