@@ -9,13 +9,7 @@ from functools import lru_cache
 import numpy as np
 
 from app.sim.moments.calibrate import calibrate
-from app.sim.moments.importance import (
-    badness,
-    buckets,
-    evaluate_is,
-    stratified_mean,
-    weights,
-)
+from app.sim.moments.importance import badness, buckets, evaluate_is, stratified_mean, weights
 from app.sim.moments.simulator import simulate
 
 SIM = dict(capacity=200, years=1.0, arrival_rate=0.01, observations=0, steps=10)
