@@ -13,8 +13,8 @@ What is left is ~6,000 exponentials and logarithms per row (u_j, y_j, M_n's and 
 factors), so a row is laid out as passes that the compiler vectorises: first those tables,
 with the exp and log below (~1 ns per element, where the C library's take ~3 ns one at a
 time and no loop around them can be vectorised), then the running sums (the only
-recurrences), then the moments of every step from them (docs/benchmarks.md, thirteenth
-session: 2.5-2.8x the previous kernel per life).
+recurrences), then the moments of every step from them (docs/benchmarks.md has the
+figures: `python -m app.bench.moments --kernel`).
 
 The results agree with formulas.moments_batch to rounding (tests/unit/moments/test_kernel.py
 checks 1e-8 of each row on random beliefs), not bit for bit: exp(-(a+ν)x) and u·y round
@@ -45,10 +45,9 @@ D_ONE = -37.5
 D_CHUNK = 64  # D_n's logs are taken this many steps at a time until its factors are all 1
 # Which rounding the moments below have: bump it with any change that alters a single bit of
 # them. The engine stamps its states with it, and a state stamped by another kernel re-sums
-# its totals from the caches this one rebuilds (engine.from_state). 1: the thirteenth
-# session's vectorised exp and log with explicit fused multiply-adds. 2: the twenty-second
-# session's survival tables from log1p, D_n's factors from expm1 where they cancel and the
-# Gamma ratios from formulas.log_gamma_ratio.
+# its totals from the caches this one rebuilds (engine.from_state). 1: vectorised exp and log
+# with explicit fused multiply-adds. 2: survival tables from log1p, D_n's factors from expm1
+# where they cancel and the Gamma ratios from formulas.log_gamma_ratio.
 ROUNDING = 2
 
 
@@ -77,8 +76,8 @@ def compiled(f):  # type: ignore[no-untyped-def]
 # time, and the C library is slow there). Anything else outside the polynomials' range (log
 # of zero, negatives, subnormals, infinities, NaN; exp above 709 or of NaN) is recomputed by
 # math.log / math.exp in a cheap second pass, so those edge cases are the C library's.
-# Table-driven variants (2^(j/64), 128 logarithm buckets) were tried: as accurate, but the
-# table lookups (gathers) made them slower here, 1.2 and 1.9 ns per element.
+# No tables (2^(j/64), logarithm buckets): as accurate, but their lookups (gathers) are
+# slower here, 1.2 and 1.9 ns per element.
 @intrinsic
 def _fma(typingctx, a, b, c):  # type: ignore[no-untyped-def]
     """a·b + c rounded once (llvm.fma): IEEE 754's fused multiply-add, the same bits on every
@@ -213,17 +212,34 @@ def _log1p_fix(logs: np.ndarray, w: np.ndarray, z: np.ndarray, n: int) -> None:
 def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1: float, g2: float,
          el: float, e2l: float, es1: float, e2s1: float, esig2: float, eys: float, delta: float,
          nu: float, h: float, n: int, variance: bool, s: np.ndarray, d_one: float) -> None:
+    """One grid row of one deployment: E[L_n] into out_e, Var[L_n] into out_v (if variance)."""
     # Scratch rows of s (2n+1 each): the tables, then the running sums.
     u, y, x, t, e_m, e_d, c1, c_sq, dbl, f_pre = s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9]
     ks = s[10].view(np.int64)
-    log_b = math.log(b)
     top = 2 * n + 1 if variance else n + 1
-    # The tables, each a vectorised pass: u_j, y_j, then M_n's e_m.
-    # (b / (b + s))^a as exp(−a·log1p(s/b)), not exp(a·(log b − log(b + s))): that
-    # difference of two logs carries their rounding, ~|log b|·ε, and a (in the thousands once
-    # μ is well known) multiplies it into the exponent: 1e-12 relative in u, which Var[B_n]'s
-    # c²(p2 − p1²) turns into visible error. log1p(z) is log(1 + z) corrected for the
-    # rounding of 1 + z (_log1p_fix). y_j = (b + jh)^−ν from the same log.
+    _gamma_tables(u, y, x, t, e_m, e_d, a, b, nu, delta, h, n, top, ks)
+    first, stop = _death_factors(x, t, u, c1, c, eys * h, n, ks, d_one)
+    _running_sums(c1, c_sq, f_pre, u, y, g1, g2, n, variance)
+    _death_products(e_d, dbl, f_pre, x, t, u, y, g2, first, stop, n, variance, d_one)
+    if not variance:
+        for k in range(n):
+            out_e[k] = e_m[k] * e_d[k] * (el * es1 * h * c1[k] + c * u[k + 1])
+        return
+    _step_moments(out_e, out_v, u, e_m, e_d, c1, c_sq, dbl, c, el, e2l, es1, e2s1, esig2, h, n)
+
+
+@compiled
+def _gamma_tables(u: np.ndarray, y: np.ndarray, x: np.ndarray, t: np.ndarray, e_m: np.ndarray,
+                  e_d: np.ndarray, a: float, b: float, nu: float, delta: float, h: float, n: int,
+                  top: int, ks: np.ndarray) -> None:
+    """The tables, each a vectorised pass: u_j, y_j, then M_n's e_m.
+
+    (b / (b + s))^a as exp(−a·log1p(s/b)), not exp(a·(log b − log(b + s))): that
+    difference of two logs carries their rounding, ~|log b|·ε, and a (in the thousands once
+    μ is well known) multiplies it into the exponent: 1e-12 relative in u, which Var[B_n]'s
+    c²(p2 − p1²) turns into visible error. log1p(z) is log(1 + z) corrected for the
+    rounding of 1 + z (_log1p_fix). y_j = (b + jh)^−ν from the same log."""
+    log_b = math.log(b)
     inv_b = 1.0 / b
     for j in range(top):
         t[j] = (j * h) * inv_b
@@ -244,18 +260,25 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     for m in range(n):
         t[m] = -a * x[m]
     vexp(t, e_m, n, ks)
-    # D_n (formulas.moments_batch): the product over steps of 1 − exp(t_m), with exponents
-    # t_m = c·log P(a core of age (m+1)·h is dead) + E[Y]E[S]h · Σ_{i<m} (the same logs).
-    # The logs are a running sum of log1p(−p), here log(w)·(−p)/(w − 1) with w = 1 − p
-    # (Goldberg's log1p, exact where w rounds to 1). Both terms of t_m are ≤ 0 and the second
-    # only falls with m, so once it is at or below D_ONE every later exponent is too, and
-    # 1 − exp(t) rounds to exactly 1 there: the logs are taken in chunks until then, and the
-    # exponentials only from the first step whose exponent is above D_ONE: the same bits,
-    # without 45% of these logs and 64% of these exponentials (the rows of the first half
-    # year of a 20,000-core second-moment life, seed 0).
-    eys_h = eys * h
+
+
+@compiled
+def _death_factors(x: np.ndarray, t: np.ndarray, u: np.ndarray, spare: np.ndarray, c: float,
+                   eys_h: float, n: int, ks: np.ndarray, d_one: float) -> tuple[int, int]:
+    """D_n's factors 1 − exp(t_m) into x[first:stop] (formulas.moments_batch), their
+    exponents in t; (first, stop): from `stop` on every factor is exactly 1, and below
+    `first` too where an exponent is at or below d_one.
+
+    The exponents are t_m = c·log P(a core of age (m+1)·h is dead) + E[Y]E[S]h · Σ_{i<m}
+    (the same logs). The logs are a running sum of log1p(−p), here log(w)·(−p)/(w − 1) with
+    w = 1 − p (Goldberg's log1p, exact where w rounds to 1). Both terms of t_m are ≤ 0 and
+    the second only falls with m, so once it is at or below D_ONE every later exponent is
+    too, and 1 − exp(t) rounds to exactly 1 there: the logs are taken in chunks until then,
+    and the exponentials only from the first step whose exponent is above D_ONE: the same
+    bits, without 45% of these logs and 64% of these exponentials (the rows of the first
+    half year of a 20,000-core second-moment life, seed 0)."""
     prior = 0.0
-    stop = n  # steps from `stop` on: D's factor is exactly 1
+    stop = n
     lo = 0
     while lo < n and stop == n:
         hi = min(lo + D_CHUNK, n)
@@ -275,14 +298,19 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
     first = 0
     while first < stop and t[first] <= d_one:
         first += 1
-    # x[m] becomes D's factor 1 − exp(t_m), which cancels where exp(t_m) is near 1 (every
-    # core dead by then almost surely): vexp_complement keeps it to a few ulps there too
-    # (c1 is free until the recurrences below).
-    vexp_complement(t[first:stop], x[first:stop], stop - first, ks, c1[first:stop])
-    # The recurrences, interleaved so that the processor overlaps their chains of additions:
-    # c1[k] = Σ_{i≤k} w(ih, ν), c_sq[k] = Σ_{i≤k} w(2ih, ν), and f_pre, the exclusive prefix
-    # sums of w(jh, 2ν) for the double sum, as two half-sums (even and odd j) so that no
-    # chain is twice as long.
+    # 1 − exp(t_m) cancels where exp(t_m) is near 1 (every core dead by then almost surely):
+    # vexp_complement keeps it to a few ulps there too (`spare` is free until the sums).
+    vexp_complement(t[first:stop], x[first:stop], stop - first, ks, spare[first:stop])
+    return first, stop
+
+
+@compiled
+def _running_sums(c1: np.ndarray, c_sq: np.ndarray, f_pre: np.ndarray, u: np.ndarray,
+                  y: np.ndarray, g1: float, g2: float, n: int, variance: bool) -> None:
+    """The recurrences, interleaved so that the processor overlaps their chains of additions:
+    c1[k] = Σ_{i≤k} w(ih, ν), c_sq[k] = Σ_{i≤k} w(2ih, ν), and f_pre, the exclusive prefix
+    sums of w(jh, 2ν) for the double sum, as two half-sums (even and odd j) so that no chain
+    is twice as long."""
     acc1 = 0.0
     acc_sq = 0.0
     even = 0.0
@@ -297,8 +325,16 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
             even += g2 * u[2 * k] * y[2 * k] * y[2 * k]
             f_pre[2 * k + 1] = even + odd
             odd += g2 * u[2 * k + 1] * y[2 * k + 1] * y[2 * k + 1]
+
+
+@compiled
+def _death_products(e_d: np.ndarray, dbl: np.ndarray, f_pre: np.ndarray, x: np.ndarray,
+                    t: np.ndarray, u: np.ndarray, y: np.ndarray, g2: float, first: int,
+                    stop: int, n: int, variance: bool, d_one: float) -> None:
+    """e_d[m-1] = D_m, the running product of D's factors, and dbl[m-1] = Σ_{k,l<m}
+    w((k+l)h, 2ν), Q_n's double sum."""
     prod = 1.0
-    acc = 0.0  # dbl[m-1] = Σ_{k,l<m} w((k+l)h, 2ν)
+    acc = 0.0
     for m in range(1, n + 1):
         if first < m <= stop and t[m - 1] > d_one:
             prod *= x[m - 1]
@@ -306,11 +342,16 @@ def _row(out_e: np.ndarray, out_v: np.ndarray, c: float, a: float, b: float, g1:
         if variance:
             acc += 2.0 * (f_pre[2 * m - 2] - f_pre[m - 1]) + g2 * u[2 * m - 2] * y[2 * m - 2] ** 2
             dbl[m - 1] = acc
-    if not variance:
-        for k in range(n):
-            out_e[k] = e_m[k] * e_d[k] * (el * es1 * h * c1[k] + c * u[k + 1])
-        return
-    for k in range(n):  # no recurrence left: vectorised
+
+
+@compiled
+def _step_moments(out_e: np.ndarray, out_v: np.ndarray, u: np.ndarray, e_m: np.ndarray,
+                  e_d: np.ndarray, c1: np.ndarray, c_sq: np.ndarray, dbl: np.ndarray, c: float,
+                  el: float, e2l: float, es1: float, e2s1: float, esig2: float, h: float,
+                  n: int) -> None:
+    """E[L_n] and Var[L_n] of every step from the tables and sums (no recurrence left:
+    vectorised): L_n = M_n · D_n · (Q_n + B_n), its factors independent."""
+    for k in range(n):
         m = k + 1
         e_q = el * es1 * h * c1[k]
         p1 = u[m]
