@@ -173,7 +173,8 @@ class MomentPolicy(StrictModel):
                     "ρ. Default: derived from the cluster's capacity and SLA by calibrations "
                     "of the §2.1 model (see `derivation`); give one as an expert override, "
                     "e.g. from `headroom calibrate moment`.")
-    marginal: bool = Field(True, description="The marginal heuristic of §6.1.")
+    marginal: bool = Field(True, description="Advanced, a research knob: the marginal "
+                                             "heuristic of §6.1 (false: the rule alone).")
     closed_loop: bool = Field(
         True, description="Tighten the threshold when the realized scale-out failure rate "
                           "is above the SLA with 95% confidence, loosen it (within "
@@ -204,7 +205,8 @@ class MomentPolicy(StrictModel):
                     "where the belief would refuse even a 1-core deployment into the empty "
                     "cluster (it would admit nothing, ever).")
     arrival_size_evidence: bool = Field(
-        False, description="Count each arriving deployment's size as one observation of its "
+        False, description="Advanced, a research knob: count each arriving deployment's "
+                           "size as one observation of its "
                            "scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): "
                            "right where a deployment starts at the size it later scales out "
                            "by, as in the §2.1 simulator; the paper's engine does not. Its "

@@ -111,9 +111,9 @@ def _choose(shape: float, current: float, declared: float, k: np.ndarray, x: np.
     once it does, the maximum-likelihood rate, followed from day to day (a move of less than
     ``MIN_CHANGE`` is not made, so the cluster is not recomputed for noise).
 
-    Why the point estimate and not something nearer the declaration: a first version moved
-    only to the near edge of the 95% likelihood interval, re-tested against the value in use.
-    That under-corrects and then sticks: on a 500-core cluster whose deployments grew ×3 it
+    Why the point estimate and not something nearer the declaration: moving only to the near
+    edge of the 95% likelihood interval, re-tested against the value in use, under-corrects
+    and then sticks: on a 500-core cluster whose deployments grew ×3 it
     adopted ×1.89 with 20 deployments of evidence, the cluster filled with fast growers, no
     new evidence came, and 5.0% of scale-outs failed (the point estimate, ×3.4: none). The
     point estimate can overshoot instead (×3.2 for a true ×2 on one 2,000-core seed: the
@@ -122,8 +122,8 @@ def _choose(shape: float, current: float, declared: float, k: np.ndarray, x: np.
 
     With `demand` set, the rate used never implies less future demand than the declared one
     (+1: a larger mean is more demand, λ; -1: the other way, μ): the declaration is the
-    operator's statement, and the learner may only make the cluster more careful. Measured
-    before this rule: on 2 of 64 right-prior lives the first ~20 deployments happened to grow
+    operator's statement, and the learner may only make the cluster more careful. Without
+    this rule, on 2 of 64 right-prior lives the first ~20 deployments happened to grow
     slowly, the test rejected Table 1's λ (×0.58), and the looser prior cost 2 and 15 failed
     scale-outs where the paper's engine had none. A daily test at 99.9% is not a 99.9% test
     over a life."""
@@ -164,9 +164,8 @@ class PopulationLearner:
         2"): they stay for their lifetime. Believing faster growth than declared until the
         cluster's own deployments tell moves that risk from the guarantee to utilisation, for
         as long as the evidence takes. At the declared threshold, not at one calibrated for
-        the faster growth: a first version started at the ladder's top step (belief and
-        threshold both of λ × 2), and at 2,000 cores with deployments that grow as declared it
-        failed τ (2.2e-4 over 48 lives, where the declared engine had no failure): a big
+        the faster growth: started at the ladder's top step (belief and threshold both of
+        λ × 2), a 2,000-core cluster whose deployments grow as declared failed τ (2.2e-4 over 48 lives, where the declared engine had no failure): a big
         newcomer's expected cores come from the cores it starts with, which the belief in
         faster growth does not raise, while that step's threshold is 1.41 × looser."""
         dec = self.declared
@@ -245,15 +244,15 @@ class PopulationLearner:
         favour of faster growth ("faster"), the held factor stays as a floor under the learnt
         one, and the ladder may climb from then on (engine._climb).
 
-        Why a floor and not the end: a first version ended the cautious start there and
-        followed the point estimate, which undershoots a true × 2 (it learns × 1.5-1.9: the
+        Why a floor and not the end: ending the cautious start there and following the
+        point estimate undershoots a true × 2 (it learns × 1.5-1.9: the
         plug-in E[μ^ν] alone biases it ~5% low, and a window of a few hundred deployments
         adds ±10%). At 5,000 cores (second moment, growth × 2, seeds 16000+) one life ended
         "faster" at 330 h, sank to × 1.65, went back to the ladder's step 1 and failed τ,
         where the oracle told × 2 had no failure. A floor is released only by the same test
-        that ends the start at the right prior, so the right prior costs what it did. The same
+        that ends the start at the right prior, so the right prior costs nothing more. The same
         bias lets that test release a floor under a true × 2 now and then (8 of 46 floors on
-        those lives, 4 of 48 on seeds 20000+; the ordinary rule then takes over as before)."""
+        those lives, 4 of 48 on seeds 20000+; the ordinary rule then takes over)."""
         dec = self.declared.lam
         held = dec[1] / self.cautious  # type: ignore[operator]
         best = _fit(dec[0], dec[1], k, x)

@@ -24,10 +24,10 @@ class MomentPolicy:
             second_moment is the one to declare: in simulations of the paper's model at τ = 1e-4 it kept τ (or met it at the
             point estimate) at every capacity measured from 500 to 100,000 cores, at 1.2-2.7× the zeroth moment's
             utilisation; first_moment did not from 2,000 to 10,000 cores (docs/moments.md, "Which kind to declare").
-        arrival_size_evidence (bool | Unset): Count each arriving deployment's size as one observation of its scale-out
-            size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment starts at the size it later
-            scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds are calibrated apart
-            (docs/moments.md has where). No effect on the zeroth-moment rule. Default: False.
+        arrival_size_evidence (bool | Unset): Advanced, a research knob: count each arriving deployment's size as one
+            observation of its scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment
+            starts at the size it later scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds
+            are calibrated apart (docs/moments.md has where). No effect on the zeroth-moment rule. Default: False.
         cautious_growth (float | None | Unset): A cautious start: believe this cluster's deployments scale out this many
             times as fast (λ) as the population prior says, at the declared threshold, until the learnt prior's likelihood-
             ratio test rejects either this growth in favour of slower (then the learnt prior takes over) or the declared
@@ -47,7 +47,8 @@ class MomentPolicy:
             scale-outs and core deaths; it leaves Table 1's only when the evidence rejects it at 99.9%, and never towards
             less demand): a leading signal where the failure-rate loop lags. false keeps Table 1's prior (the paper). See
             docs/moments.md. Default: True.
-        marginal (bool | Unset): The marginal heuristic of §6.1. Default: True.
+        marginal (bool | Unset): Advanced, a research knob: the marginal heuristic of §6.1 (false: the rule alone).
+            Default: True.
         overflow_sd (float | None | Unset): Where the scale-outs' `migrate` answer (reason cluster_overflow) starts:
             once the cluster's expected cores plus this many standard deviations of them reach its capacity at some point of
             the horizons, the deployment with the largest expected peak is told to migrate. 0 waits for the expected cores
