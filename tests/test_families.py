@@ -1,6 +1,6 @@
 """Every declared policy family is served, its kinds are accepted where its clusters are
 created, and docs/architecture.md's "Adding a policy family" names it; every engine refusal
-maps to a status through the one category table."""
+has a code of the one table of codes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter, ValidationError
 
-from app.errors import CATEGORY_STATUS
+from app.errors import CODES, HeadroomError
 from app.families.registry import REGISTRY
 from app.main import create_app
 from app.policies.errors import PolicyError
@@ -94,5 +94,5 @@ def test_every_engine_refusal_has_a_code_and_a_status():
     import app.families.registry  # noqa: F401 - every family's engine and errors loaded
 
     for cls in _subclasses(PolicyError):
-        assert cls.category in CATEGORY_STATUS, cls
-        assert cls.code != PolicyError.code, cls
+        assert cls.code != HeadroomError.code, cls
+        assert cls.status == CODES[cls.code].status and cls.title in CODES[cls.code].titles

@@ -25,7 +25,7 @@ from urllib.parse import parse_qsl
 
 from app import redact
 from app.api.json_body import Refusal, refusal
-from app.api.problems import problem
+from app.api.problems import coded, problem
 from app.errors import PayloadTooLarge, ShuttingDown
 from app.logs import request_id
 from app.metrics import Metrics
@@ -184,13 +184,12 @@ async def _refuse(scope, receive, send, refused: Refusal) -> None:  # noqa: ANN0
     a plain string. In a query value or a body it is an invalid field: 422."""
     instance = _printable(scope["path"])
     if refused is _IN_PATH:
-        response = problem(404, "not_found", "Not found",
-                           "no resource has a control character in its path", instance)
+        response = coded("not_found", "no resource has a control character in its path",
+                         instance)
     else:
-        response = problem(422, "validation_error", "Request is invalid",
-                           f"{refused.field}: {refused.message}", instance,
-                           [{"field": refused.field, "type": refused.type,
-                             "message": refused.message}])
+        response = coded("validation_error", f"{refused.field}: {refused.message}", instance,
+                         errors=[{"field": refused.field, "type": refused.type,
+                                  "message": refused.message}])
     await response(scope, receive, send)
 
 

@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import redact
-from app.errors import HeadroomError
+from app.errors import CODES, HeadroomError
 
 log = logging.getLogger("headroom.api")
 
@@ -40,6 +40,18 @@ def problem(status: int, code: str, title: str, detail: str, instance: str | Non
                            for k, v in e.items()} for e in errors]
     return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON, headers=headers)
 
+
+def coded(code: str, detail: str, instance: str | None = None, **kwargs: Any) -> JSONResponse:
+    """The problem document of a code of the table (app/errors.py), with its status and
+    title: for errors that are no ``HeadroomError`` (the framework's, the database's)."""
+    entry = CODES[code]
+    assert entry.status is not None, code
+    return problem(entry.status, code, entry.title, detail, instance, **kwargs)
+
+
+# The codes of the framework's own HTTP errors (an unknown path, a method a path does not
+# serve); any other is http_error with its status.
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 STATUS_DESCRIPTIONS = {
     400: "Malformed JSON",
@@ -176,26 +188,23 @@ def install(app: FastAPI) -> None:
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         errs = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errs):
-            return problem(400, "malformed_json", "Malformed JSON",
-                           "the request body is not valid JSON", request.url.path)
+            return coded("malformed_json", "the request body is not valid JSON",
+                         request.url.path)
         body = getattr(exc, "body", None)
         errors = [{"field": field_path(tuple(e.get("loc", ())), body, e.get("type", "")),
                    "message": e.get("msg", ""),
                    "type": e.get("type", "")} for e in errs]
         detail = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:5])
-        return problem(422, "validation_error", "Request is invalid", detail, request.url.path,
-                       errors)
+        return coded("validation_error", detail, request.url.path, errors=errors)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        codes = {404: ("not_found", "Not found"), 405: ("method_not_allowed",
-                                                         "Method not allowed")}
-        code, title = codes.get(exc.status_code, ("http_error", "HTTP error"))
+        code = HTTP_CODES.get(exc.status_code, "http_error")
         headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             headers = {**(headers or {}), "Allow": _allowed(request)}
-        return problem(exc.status_code, code, title, str(exc.detail), request.url.path,
-                       headers=headers)
+        return problem(exc.status_code, code, CODES[code].title, str(exc.detail),
+                       request.url.path, headers=headers)
 
     @app.exception_handler(OperationalError)
     async def _database_down(request: Request, exc: OperationalError) -> JSONResponse:
@@ -203,13 +212,12 @@ def install(app: FastAPI) -> None:
         # during COMMIT the outcome is unknown to us, but a retry with the same event id
         # returns the logged decision if there is one, so retrying is always safe.
         log.warning("database unavailable: %s", type(exc.orig).__name__ if exc.orig else exc)
-        return problem(503, "database_unavailable", "Database unavailable",
-                       "the database could not be reached; retrying with the same event_id "
-                       "is safe", request.url.path, headers={"Retry-After": "1"})
+        return coded("database_unavailable", "the database could not be reached; retrying "
+                     "with the same event_id is safe", request.url.path,
+                     headers={"Retry-After": "1"})
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error")
-        return problem(500, "internal_error", "Internal error",
-                       "the server failed to handle this request; it was logged",
-                       request.url.path)
+        return coded("internal_error", "the server failed to handle this request; it was "
+                     "logged", request.url.path)

@@ -1,7 +1,7 @@
 """Plot decisions/s per window from `headroom bench http --json` outputs (the decay check of
 issue #19): one line per run, one panel per mode.
 
-    .venv/bin/python -m app.bench.plot_windows docs/figures/decay.png before=a.json after=b.json
+    .venv/bin/python -m app.bench.plot_windows docs/benchmarks/decay.png before=a.json after=b.json
 """
 
 from __future__ import annotations

@@ -1,36 +1,28 @@
-"""Refusals of the policy engines: each has a stable machine-readable ``code`` and a coarse
-``category`` (what kind of refusal it is), which the service turns into an HTTP status with one
-table (``app/errors.py``); ``title`` is the problem document's title.
+"""Refusals of the policy engines: ``HeadroomError``s (``app/errors.py``) whose code, status
+and title come from the one table of codes, raised before the engine mutates anything.
 
 Every family declares its own refusals in its errors module, as subclasses of ``PolicyError``;
-those shared by every placement-like family (unknown job type, duplicate job...) live here.
+those shared by every family (unknown job type, duplicate job, time going back...) live here.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-# invalid: the request is malformed for this engine; not_found: it names something the engine
-# does not hold; conflict: it contradicts the engine's state (a duplicate, time going back);
-# unsupported: the engine cannot do what is asked (a dry run of a queue).
-Category = Literal["invalid", "not_found", "conflict", "unsupported"]
+from app.errors import REFUSED, HeadroomError
+
+T = TypeVar("T")
 
 
-class PolicyError(Exception):
-    """A request the engine refuses, before mutating anything."""
-
-    code: ClassVar[str] = "policy_error"
-    category: ClassVar[Category] = "invalid"
-    title: ClassVar[str] = "Request refused by the policy"
-    field: str | None = None  # the request field at fault, when one is
-
-    def __init__(self, detail: str):
-        super().__init__(detail)
-        self.detail = detail
+class PolicyError(HeadroomError, ValueError):
+    """A request the engine refuses, before mutating anything: a ``ValueError`` (bad input to
+    the simulator and the tests) with a code of the table. ``field``: the request field at
+    fault, when one is."""
 
 
 class UnknownJobType(PolicyError):
-    code, category, title = "unknown_job_type", "not_found", "Unknown job type"
+    code = "unknown_job_type"
     field = "job_type"
 
     def __init__(self, name: object):
@@ -38,35 +30,60 @@ class UnknownJobType(PolicyError):
 
 
 class UnknownJob(PolicyError):
-    code, category, title = "unknown_job", "not_found", "Unknown job"
+    code = "unknown_job"
     field = "job_id"
 
-    def __init__(self, job_id: object):
-        super().__init__(f"job {job_id!r} is not running in this cluster")
+    def __init__(self, job_id: object, detail: str = "is not running in this cluster"):
+        super().__init__(f"job {job_id!r} {detail}")
 
 
 class DuplicateJob(PolicyError):
     """One code for placement and queues: a job id the cluster already holds (running, or for
-    a queue also waiting or recently finished). Issue #13 unified ``job_already_running``
-    (placement) and ``job_already_known`` (queues) under this one."""
+    a queue also waiting or recently finished). ``field``: the queues name ``job_id``."""
 
-    code, category, title = "job_already_known", "conflict", "Job already known"
+    code = "job_already_known"
 
-    def __init__(self, job_id: str):
-        super().__init__(f"job {job_id!r} is already running in this cluster")
+    def __init__(self, job_id: str, detail: str = "is already running in this cluster",
+                 field: str | None = None):
+        super().__init__(f"job {job_id!r} {detail}", field=field)
 
 
 class UnknownServer(PolicyError):
-    code, category, title = "unknown_server", "not_found", "Unknown server"
+    code = "unknown_server"
 
     def __init__(self, server_id: str):
         super().__init__(f"server {server_id!r} does not exist in this cluster")
 
 
+class TimeWentBackwards(PolicyError):
+    code = "time_went_backwards"
+
+    def __init__(self, field: str, detail: str):
+        super().__init__(detail, field=field)
+
+
 class NoDryRun(PolicyError):
     """The engine cannot decide this event without deciding it for real."""
 
-    code, category, title = "dry_run_unsupported", "unsupported", "Dry run not supported"
+    code = "dry_run_unsupported"
+
+
+class InvalidDeclaration(PolicyError):
+    """A declaration the schema admits but the engine's own checks, as it is built, refuse."""
+
+    code = "validation_error"
+
+
+def build_declared(build: Callable[[Any], T], spec: Any,
+                   field: Callable[[Exception], str] = lambda exc: "policy") -> T:
+    """``build(spec)`` for a new declaration. The engines check their parameters as they are
+    built and refuse with a ``ValueError`` (a family's own errors are ``ValueError``s too),
+    or overflow with an ``ArithmeticError``: here, where the declaration enters the engines,
+    either becomes an ``InvalidDeclaration`` naming ``field(exc)``, and no cluster is made."""
+    try:
+        return build(spec)
+    except (ValueError, ArithmeticError) as exc:
+        raise InvalidDeclaration(str(exc), field=field(exc)) from exc
 
 
 # How far one event may move a client-kept clock past the cluster's current time: ten years,
@@ -77,11 +94,10 @@ MAX_CLOCK_JUMP_SECONDS = 10 * 365 * 86_400
 
 
 class ClockJumpTooLarge(PolicyError):
-    code, category, title = "clock_jump_too_large", "invalid", "Event time too far ahead"
+    code = "clock_jump_too_large"
 
     def __init__(self, field_name: str, detail: str):
-        super().__init__(f"{field_name}: {detail}")
-        self.field = field_name
+        super().__init__(f"{field_name}: {detail}", field=field_name)
 
 
 def check_clock_jump(field_name: str, t: float, now: float, unit_seconds: float,
@@ -102,7 +118,7 @@ class ClockRefused(PolicyError):
     where clients keep time, or too far ahead for one event."""
 
     code = "validation_error"
+    title = REFUSED
 
     def __init__(self, field_name: str, detail: str):
-        super().__init__(f"{field_name}: {detail}")
-        self.field = field_name
+        super().__init__(f"{field_name}: {detail}", field=field_name)

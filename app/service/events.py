@@ -39,7 +39,6 @@ from app.errors import (
     IdempotencyKeyReused,
     Unprocessable,
     at_event,
-    from_policy_error,
 )
 from app.families.base import FamilyRegistry, NothingToDo
 from app.policies.errors import PolicyError
@@ -317,7 +316,7 @@ def _decide_group(ctx: ServiceContext, conn: Connection, cluster: ClusterRow,
                     # commit, its own answer.
                     json_bytes(response)  # ValueError: handled below
                 except PolicyError as exc:  # refused before mutating (engine contract)
-                    p.error = from_policy_error(exc)
+                    p.error = exc
                 except Exception as exc:  # a bug: the engine may be half-changed
                     raise _Poisoned(cluster.id, p, exc) from exc
                 else:
@@ -371,8 +370,6 @@ def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict
         item = ctx.engines.checkout(conn, cluster)
         try:
             response = item.engine.dry_run(_semantic(event)).to_dict()
-        except PolicyError as exc:
-            raise from_policy_error(exc) from exc
         finally:
             ctx.engines.checkin(cluster_id, item)
         tx.rollback()
@@ -387,7 +384,5 @@ def read_engine(ctx: ServiceContext, cluster_id: str,
         item = ctx.engines.checkout(conn, cluster)
         try:
             return reader(item.engine, cluster)
-        except PolicyError as exc:
-            raise from_policy_error(exc) from exc
         finally:
             ctx.engines.checkin(cluster_id, item)

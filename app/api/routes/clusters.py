@@ -29,6 +29,7 @@ from app.api.schemas.state import ServerView
 from app.errors import Unprocessable
 from app.families.placement import PLACEMENT
 from app.families.registry import REGISTRY, create_body, state_view
+from app.policies.errors import build_declared
 from app.service import clusters as service
 from app.service.events import read_engine
 from app.service.log import LogFilter, decision_summary, list_events
@@ -60,11 +61,8 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
             raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
                                 errors=errors)
     spec = body.model_dump(mode="json")
-    try:
-        # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
-        ctx.families.family_for(spec["policy"]["kind"]).build(spec)
-    except (ValueError, ArithmeticError) as exc:  # an overflow too: no engine, no cluster
-        raise Unprocessable(str(exc), errors=[{"field": "policy", "message": str(exc)}]) from exc
+    # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
+    build_declared(ctx.families.family_for(spec["policy"]["kind"]).build, spec)
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
                                            sent=sent)
     response.headers["Location"] = f"/v1/clusters/{view['id']}"

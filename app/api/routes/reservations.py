@@ -29,7 +29,7 @@ from app.api.schemas.reservations import (
     ReservationOut,
     ReservationPage,
 )
-from app.errors import Unprocessable
+from app.policies.errors import build_declared
 from app.policies.thor.family import ReservationFamily
 from app.service import clusters as service
 from app.service.events import read_engine, submit_event
@@ -50,6 +50,13 @@ def reservation_view(c: Cluster) -> dict[str, Any]:
             "updated_at": as_utc(c.updated_at)}
 
 
+def _declared_field(exc: Exception) -> str:
+    """The declaration's field a refused build names: the engine names its parameters
+    (``params.alpha``), which sit within the declaration's ``policy``."""
+    field = getattr(exc, "field", None) or "policy.params"
+    return f"policy.{field}" if field.startswith("params") else field
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ReservationOut,
              operation_id="createReservation", summary="Start a reservation stream",
              responses={**BODY, **responses(409)})
@@ -57,13 +64,7 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
            sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
     spec = body.model_dump(mode="json")
-    try:
-        ReservationFamily.build(spec)  # the policy's own checks of its parameters
-    except (ValueError, ArithmeticError) as exc:  # an overflow too: no engine, no stream
-        field = getattr(exc, "field", "policy.params")
-        if field.startswith("params"):  # the engine's name, within the declaration's policy
-            field = f"policy.{field}"
-        raise Unprocessable(str(exc), errors=[{"field": field, "message": str(exc)}]) from exc
+    build_declared(ReservationFamily.build, spec, _declared_field)  # the policy's own checks
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
                                            sent=sent)
     response.headers["Location"] = f"/v1/reservations/{view['id']}"

@@ -1,24 +1,30 @@
-"""The moment engine's refusals: ``PolicyError``s (stable code, category) that are also
-``ValueError``s naming the offending field, raised before any mutation."""
+"""The moment engine's refusals: ``PolicyError``s (a code of the table in app/errors.py, and
+``ValueError``s) naming the offending field, raised before any mutation. Time going back is
+the shared ``TimeWentBackwards``."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from app.policies.errors import PolicyError
+from app.errors import REFUSED
+from app.policies.errors import PolicyError, TimeWentBackwards
+
+__all__ = ["DeadDeployment", "DuplicateDeployment", "InvalidCores", "InvalidPrior",
+           "MomentsError", "TimeWentBackwards", "UnknownDeployment", "check_cores",
+           "check_time"]
 
 
-class MomentsError(PolicyError, ValueError):
+class MomentsError(PolicyError):
     code = "validation_error"
+    title = REFUSED
 
     def __init__(self, field: str, message: str) -> None:
-        super().__init__(message)
-        self.field = field
+        super().__init__(message, field=field)
 
 
 class UnknownDeployment(MomentsError):
-    code, category, title = "unknown_deployment", "not_found", "Unknown deployment"
+    code = "unknown_deployment"
 
 
 class DeadDeployment(UnknownDeployment):
@@ -26,11 +32,7 @@ class DeadDeployment(UnknownDeployment):
 
 
 class DuplicateDeployment(MomentsError):
-    code, category, title = "deployment_exists", "conflict", "Deployment already exists"
-
-
-class TimeWentBackwards(MomentsError):
-    code, category, title = "time_went_backwards", "conflict", "Time went backwards"
+    code = "deployment_exists"
 
 
 class InvalidCores(MomentsError):

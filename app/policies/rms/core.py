@@ -25,10 +25,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from app.policies.errors import DuplicateJob, TimeWentBackwards, UnknownJob, UnknownJobType
 from app.policies.model import ClusterModel
-from app.policies.rms.errors import (BadParameterError, DuplicateJobError, JobNotRunningError,
-                                     TimeWentBackwardsError, UnknownJobError,
-                                     UnknownJobTypeError)
+from app.policies.rms.errors import BadParameterError, JobNotRunningError
+
+UNKNOWN = "is not known to this scheduler"  # a queue also knows waiting and finished jobs
 
 
 class QueueScheduler:
@@ -64,10 +65,11 @@ class QueueScheduler:
 
     def arrive(self, job_id: str, job_type: str, at: float) -> dict[str, Any]:
         if not isinstance(job_id, str) or not job_id:
-            raise UnknownJobError(job_id)
+            raise UnknownJob(job_id, UNKNOWN)
         if job_id in self.queued or job_id in self.running or job_id in self.finished \
                 or job_id in self.withdrawn:
-            raise DuplicateJobError(job_id)
+            raise DuplicateJob(job_id, "is already queued, running or recently finished",
+                               field="job_id")
         j = self._type_index(job_type)
         self._check_time("at", at)
         started = self._advance(float(at))
@@ -84,7 +86,7 @@ class QueueScheduler:
                 raise JobNotRunningError(job_id, "finished")
             if job_id in self.withdrawn:
                 raise JobNotRunningError(job_id, "withdrawn")
-            raise UnknownJobError(job_id)
+            raise UnknownJob(job_id, UNKNOWN)
         self._check_time("at", at)
         started = self._advance(float(at))
         if job_id in self.queued:
@@ -151,7 +153,7 @@ class QueueScheduler:
             j, qa, wa = self.withdrawn[job_id]
             return {"job_id": job_id, "job_type": self.model.job_types[j].name,
                     "status": "withdrawn", "queued_at": qa, "withdrawn_at": wa}
-        raise UnknownJobError(job_id)
+        raise UnknownJob(job_id, UNKNOWN)
 
     def queue_lengths(self) -> list[int]:
         return [len(q) for q in self.queues]
@@ -272,17 +274,17 @@ class QueueScheduler:
 
     def _type_index(self, name: str) -> int:
         if not isinstance(name, str):
-            raise UnknownJobTypeError(name)
+            raise UnknownJobType(name)
         try:
             return self.model._type_index[name]
         except KeyError:
-            raise UnknownJobTypeError(name) from None
+            raise UnknownJobType(name) from None
 
     def _check_time(self, field: str, at: Any) -> None:
-        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
-            raise TimeWentBackwardsError(field, at, self.now)
-        if at < self.now:
-            raise TimeWentBackwardsError(field, at, self.now)
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at) \
+                or at < self.now:
+            raise TimeWentBackwards(field, f"{field}={at!r} is before the scheduler's clock "
+                                    f"{self.now!r}")
 
     def _advance(self, until: float) -> list[dict[str, Any]]:
         started = self._run_until(until)

@@ -238,9 +238,6 @@ def reproduce(out_dir: Path, quick: bool = False) -> Path:
 def _render(scale: Scale, quick: bool, f2: dict[str, Any], coll: dict[str, dict[str, Any]],
             f3: list[dict[str, Any]], f4: list[dict[str, Any]], pr: list[dict[str, Any]],
             peak: float, seconds: float) -> str:
-    lo, hi = f2["critical"]
-    crit = " and ".join(_f(c, 4) for c in (lo, hi))
-    largest = max(r["L"] for r in f3)
     lines = [
         "# Reproduction: DRA paper §7 (Psychas & Ghaderi)",
         "",
@@ -248,6 +245,16 @@ def _render(scale: Scale, quick: bool, f2: dict[str, Any], coll: dict[str, dict[
         + f" in {seconds:.0f} s. Every figure below was computed by that run; the paper's "
         "claims are quoted beside them, never used in a computation. Plots are in `dra/`.",
         "",
+        *_render_fig2(f2), *_render_collections(coll), *_render_fig3(scale, f3),
+        *_render_fig4(f4), *render_priority(pr, peak),
+    ]
+    return "\n".join(lines)
+
+
+def _render_fig2(f2: dict[str, Any]) -> list[str]:
+    lo, hi = f2["critical"]
+    crit = " and ".join(_f(c, 4) for c in (lo, hi))
+    return [
         "## Fig. 2 — global greedy vs optimal as the workload αρ grows",
         "",
         "Preset `paper-worst-case`: VM types (vCPU, GB) = (1,1), (4,16), (2,32), (32,256), "
@@ -275,6 +282,11 @@ def _render(scale: Scale, quick: bool, f2: dict[str, Any], coll: dict[str, dict[
         "readings of the type vectors (swapped dimensions, other reward weights) were tried "
         "while the bounds were written (not rerun here) and gave neither 6/7, 6 nor 0.862.",
         "",
+    ]
+
+
+def _render_collections(coll: dict[str, dict[str, Any]]) -> list[str]:
+    return [
         "## Random collections (§7.1)",
         "",
         f"{coll['category']['n']} collections of three small and three large VM types drawn "
@@ -296,6 +308,12 @@ def _render(scale: Scale, quick: bool, f2: dict[str, Any], coll: dict[str, dict[
         "specified closely enough to replay; Theorem 1's bound (ratio ≥ 1/2) holds on every "
         "collection (a test checks it).",
         "",
+    ]
+
+
+def _render_fig3(scale: Scale, f3: list[dict[str, Any]]) -> list[str]:
+    largest = max(r["L"] for r in f3)
+    lines = [
         "## Fig. 3 — DRA's reward as L grows",
         "",
         f"DRA (g(L) = ln(L)^1.5) on Poisson arrivals at ρ_j·α·L, exponential service of mean "
@@ -323,6 +341,12 @@ def _render(scale: Scale, quick: bool, f2: dict[str, Any], coll: dict[str, dict[
         "few servers, and a single run's average also carries sampling noise (at α = 1 DRA "
         "can read above the fluid value for that reason).",
         "",
+    ]
+    return lines
+
+
+def _render_fig4(f4: list[dict[str, Any]]) -> list[str]:
+    lines = [
         "## Fig. 4 — reward over time",
         "",
         "![Fig. 4](dra/fig4_reward_over_time.png)",
@@ -334,8 +358,7 @@ def _render(scale: Scale, quick: bool, f2: dict[str, Any], coll: dict[str, dict[
         lines.append(f"| {r['alpha']:g} | {_f(r['dra'], 1)} | {_f(r['greedy'], 1)} | "
                      f"{_f(r['optimal'], 1)} |")
     lines.append("")
-    lines += render_priority(pr, peak)
-    return "\n".join(lines)
+    return lines
 
 
 def render_priority(pr: list[dict[str, Any]], peak: float) -> list[str]:

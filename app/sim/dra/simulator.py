@@ -46,16 +46,10 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
     in its final state, so callers can inspect it. ``max_events`` stops early, after that many
     arrivals + departures; the window then ends at the last event's time.
     """
-    if not (0.0 <= warmup < duration < INF):
-        raise ValueError(f"need 0 <= warmup < duration < inf, got warmup={warmup!r}, "
-                         f"duration={duration!r}")
-    step = sample_step if sample_step is not None else duration / 200.0
-    if not step > 0:
-        raise ValueError(f"sample_step must be > 0, got {step!r}")
-    rec = Recorder(engine.model, warmup, duration, step)
+    rec = Recorder(engine.model, warmup, duration, _sample_step(warmup, duration, sample_step))
     names = [t.name for t in engine.model.job_types]
     Y, area, last = rec.Y, rec.area, rec.last
-    arrivals, accepted, preempted = rec.arrivals, rec.accepted, rec.preempted
+    arrivals, accepted = rec.arrivals, rec.accepted
     arrive, depart = engine.arrive, engine.depart
     observe = engine.observe_time if getattr(engine, "takes_time", False) else None  # type: ignore[attr-defined]
     heappush, heappop = heapq.heappush, heapq.heappop
@@ -118,12 +112,7 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
                 observe(t)
             p = arrive(jid, names[j])
             if p.preempted:
-                for q in p.preempted:
-                    k = alive.pop(q.job_id)
-                    preempted[k] += 1
-                    area[k] += Y[k] * (t - last[k])
-                    last[k] = t
-                    Y[k] -= 1
+                _leave_preempted(p.preempted, t, alive, rec)
             if p.decision == "placed":
                 accepted[j] += 1
                 alive[jid] = j
@@ -145,6 +134,29 @@ def simulate(engine: PlacementEngine, workload: object, duration: float, *,
     if progress is not None:
         progress(end, duration, events)
     return result
+
+
+def _sample_step(warmup: float, duration: float, sample_step: float | None) -> float:
+    """The time-series step; refuses a window that is not 0 <= warmup < duration < inf."""
+    if not (0.0 <= warmup < duration < INF):
+        raise ValueError(f"need 0 <= warmup < duration < inf, got warmup={warmup!r}, "
+                         f"duration={duration!r}")
+    step = sample_step if sample_step is not None else duration / 200.0
+    if not step > 0:
+        raise ValueError(f"sample_step must be > 0, got {step!r}")
+    return step
+
+
+def _leave_preempted(jobs: Any, t: float, alive: dict[str, int], rec: Recorder) -> None:
+    """Preempted jobs leave the system at ``t``; their departures are cancelled lazily (the
+    heap drops a job that is no longer alive). Rare, so out of the event loop's body."""
+    Y, area, last = rec.Y, rec.area, rec.last
+    for q in jobs:
+        k = alive.pop(q.job_id)
+        rec.preempted[k] += 1
+        area[k] += Y[k] * (t - last[k])
+        last[k] = t
+        Y[k] -= 1
 
 
 def run_policy(kind: str, params: dict[str, Any], instance: Instance, servers: int, seed: int,

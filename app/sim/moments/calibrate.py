@@ -28,7 +28,7 @@ from app.sim.moments.runs import lives
 
 def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float | None:
     """None where no run requested a scale-out: a candidate that admits nothing meets τ
-    trivially, and there is no evidence to state a confidence on (it used to print 0.0)."""
+    trivially, and there is no evidence to state a confidence on (0.0 would read as "fails")."""
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in runs])
     req = np.array([r["scaleout_requests"] for r in runs], dtype=float)
     if req.sum() == 0:

@@ -233,4 +233,5 @@ def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> ar
     return add_reproduction(
         reproduce_subparsers, "moment", "app.sim.moments.reproduce",
         help="moment paper: scaled-down Table 2 and Fig. 1 into docs/reproduction/moment.md "
+             "and docs/reproduction/moments/ "
              "(the paper's scale: python -m app.sim.moments.paper_scale)")

@@ -7,15 +7,18 @@ and ×``growth`` (deployments grow faster than the engine's Table 1 priors say) 
 controller of ``CONTROLLERS``, with common random numbers: the paper (fixed prior and
 threshold), the failure-rate loop (app/policies/moments/sla.py), the learnt population prior
 (app/policies/moments/learning.py), both with the threshold following the learnt prior up
-the table's growth ladder (what the service declares by default; without the ladder, as
-before the twelfth session), and an oracle told the true growth (at the same threshold, or
-at the one calibrated for that growth). Without --threshold every cell starts from the
-table's, as a cluster declared without one does. Reports the pooled failure rate with a 95% Wilson interval over
-requests and a run bootstrap (failures cluster in bad runs), and the utilisation.
+the table's growth ladder (what the service declares by default; "service_no_ladder" keeps
+the threshold Table 1's whatever prior is learnt), and an oracle told the true growth (at the
+same threshold, or at the one calibrated for that growth). Without --threshold every cell
+starts from the table's, as a cluster declared without one does. Reports the pooled failure
+rate with a 95% Wilson interval over requests and a run bootstrap (failures cluster in bad
+runs), and the utilisation.
 
     python -m app.sim.moments.closed_loop --policy second_moment --capacity 2000 --sla 1e-4 \
-        --threshold 0.1 --runs 16 --seed 200 --controllers paper,service,oracle --workers 2 \
-        --plot docs/moments_learning_2000.png
+        --runs 48 --seed 7000 --growth 2 --skip-right-prior --measure-from 0.5 --workers 2 \
+        --controllers paper,service,service_no_ladder,oracle_ladder \
+        --json docs/reproduction/moments/second_moment_ladder_2000_cores.json \
+        --plot docs/reproduction/moments/second_moment_ladder_2000_cores.png
 """
 from __future__ import annotations
 
@@ -79,7 +82,7 @@ def pooled(runs: list[dict[str, Any]], sla: float) -> dict[str, Any]:
 
 
 def _by_reason(runs: list[dict[str, Any]]) -> dict[str, int]:
-    """The lives' moves summed per reason (lives from before the split have none)."""
+    """The lives' moves summed per reason (lives recorded without `moved_by_reason` add none)."""
     total: dict[str, int] = {}
     for r in runs:
         for reason, n in r.get("moved_by_reason", {}).items():
@@ -96,8 +99,8 @@ def _moved_text(moved: int, by_reason: dict[str, int]) -> str:
 
 # What each cell runs: (failure-rate loop, population-prior learning, threshold ladder, told
 # the truth). "paper" is the open loop of the paper; "service" what a new cluster gets by
-# default (all three on); "service_no_ladder" the service before the ladder (twelfth session:
-# the threshold stays Table 1's whatever prior is learnt); "oracle" the paper's engine told the
+# default (all three on); "service_no_ladder" the service without the ladder (the threshold
+# stays Table 1's whatever prior is learnt); "oracle" the paper's engine told the
 # truth (λ's prior mean × growth) at the same threshold; "oracle_ladder" told the truth and
 # given the threshold calibrated for that growth (the table's by_growth step at or below it).
 # "service_cautious" is the service with a cautious start (learning.py: it believes λ ×

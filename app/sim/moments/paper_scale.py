@@ -10,15 +10,19 @@ Table 2 thresholds (the paper recalibrates each point; we say so where it is sho
 Runs are appended to a JSON-lines file as they finish, so a long run can be stopped and
 resumed, and the report is rendered from whatever has finished:
 
-    python -m app.sim.moments.paper_scale run --out docs/reproduction/moment_paper_scale.jsonl [--workers 2]
-    python -m app.sim.moments.paper_scale report --runs docs/reproduction/moment_paper_scale.jsonl \
-        --doc docs/reproduction/moment.md --plot docs/reproduction/moment_fig1.png
+    python -m app.sim.moments.paper_scale run [--workers 2]
+    python -m app.sim.moments.paper_scale report
+
+write and read, by default, docs/reproduction/moments/paper_scale_lives_20000_cores.jsonl,
+docs/reproduction/moment.md and docs/reproduction/moments/fig1_utilisation_by_observations_20000_cores.png
+(--out, --runs, --doc, --plot name others).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -30,6 +34,9 @@ from scipy import stats
 from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
+RUNS = Path("docs/reproduction/moments/paper_scale_lives_20000_cores.jsonl")
+DOC = Path("docs/reproduction/moment.md")
+PLOT = Path("docs/reproduction/moments/fig1_utilisation_by_observations_20000_cores.png")
 SCALE = dict(capacity=20000, years=3.0, arrival_rate=1.0, steps=600)
 # (label, policy, threshold, prior observations); accept-all is the zeroth-moment rule with a
 # threshold no cluster reaches, so only the capacity refuses.
@@ -124,7 +131,8 @@ def _pm(m: tuple[float, float]) -> str:
     return f"{m[0]:.1f}" + ("" if np.isnan(m[1]) else f" ± {m[1]:.1f}")
 
 
-def render(summary: dict[str, dict[str, Any]]) -> str:
+def render(summary: dict[str, dict[str, Any]], figure: str = os.path.relpath(PLOT, DOC.parent)) -> str:
+    """The doc block; `figure` is the plot's path relative to the doc."""
     lines = [
         BEGIN,
         "## Table 2 at the paper's scale, at the paper's thresholds",
@@ -161,8 +169,8 @@ def render(summary: dict[str, dict[str, Any]]) -> str:
                   "show their direction and size, but cannot state a",
                   "failure rate at τ = 1e-4 (failures cluster in a few bad lives, so the pooled interval",
                   "is optimistic; the runs-with-failures column says how many). CPU per life is the mean",
-                  "over lives run under very different loads (docs/benchmarks.md has the per-session",
-                  "figures); the run is resumable (`run --out docs/reproduction/moment_paper_scale.jsonl`).",
+                  "over lives run under very different loads (docs/benchmarks.md has per-life CPU",
+                  f"figures); the run is resumable (`python -m app.sim.moments.paper_scale run` appends to {RUNS}).",
                   "The issue (#14) reports an outside check at these thresholds: zeroth 51.0% ± 0.4 (200",
                   "runs), first 71.4% ± 1.0, second 77.1% ± 1.1, accept-all 92.4%."]
     if missing:
@@ -170,8 +178,8 @@ def render(summary: dict[str, dict[str, Any]]) -> str:
                   "started with the zeroth moment and accept-all in one process and the moment policies",
                   "in another; on a 2-core machine shared by ~7 jobs (load average 13–22) each process got",
                   "~5% of a core, and a moment-policy life needs minutes of CPU. The run is resumable:",
-                  "`python -m app.sim.moments.paper_scale run --out docs/reproduction/moment_paper_scale.jsonl`",
-                  "appends to the file and `report` re-renders this block. For reference, the issue (#14)",
+                  f"`python -m app.sim.moments.paper_scale run` appends to {RUNS}",
+                  "and `report` re-renders this block. For reference, the issue (#14)",
                   "reports an outside check at this scale and these thresholds: zeroth 51.0% ± 0.4 (200",
                   "runs), first moment 71.4% ± 1.0, second moment 77.1% ± 1.1, accept-all 92.4%; not",
                   "measured by this run."]
@@ -187,7 +195,7 @@ def render(summary: dict[str, dict[str, Any]]) -> str:
             change = "" if r is None or r.get("vs_none") is None else _pm(r["vs_none"])
             lines.append(f"| {policy} | {k} | 0 | {paper} | no run finished | | | |" if r is None else
                          f"| {policy} | {k} | {r['runs']} | {paper} | {_pm(r['util'])} | {change} | {r['fail']:.2e} | {r['runs_with_failures']}/{r['runs']} |")
-    lines += ["", "![Fig. 1 at the paper's scale](moment_fig1.png)", "", END]
+    lines += ["", f"![Fig. 1 at the paper's scale]({figure})", "", END]
     return "\n".join(lines)
 
 
@@ -240,21 +248,21 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="simulate (resumable) and append to --out")
-    r.add_argument("--out", type=Path, required=True)
+    r.add_argument("--out", type=Path, default=RUNS)
     r.add_argument("--seeds", type=int, default=200, help="Table 2 seeds to aim for (stop any time)")
     r.add_argument("--workers", type=int, default=-1, help="local processes (-1: every core)")
     r.add_argument("--dask-scheduler", default=None, help="address of a Dask scheduler to run on instead")
     r.add_argument("--labels", default=None, help="comma list: only these rows (e.g. threshold,accept_all)")
     rep = sub.add_parser("report", help="render the finished runs into the doc and the plot")
-    rep.add_argument("--runs", type=Path, required=True)
-    rep.add_argument("--doc", type=Path, required=True)
-    rep.add_argument("--plot", type=Path, required=True)
+    rep.add_argument("--runs", type=Path, default=RUNS)
+    rep.add_argument("--doc", type=Path, default=DOC)
+    rep.add_argument("--plot", type=Path, default=PLOT)
     args = ap.parse_args(argv)
     if args.cmd == "run":
         run(args.out, args.seeds, args.workers, args.dask_scheduler, args.labels.split(",") if args.labels else None)
         return 0
     summary = summarise([json.loads(x) for x in args.runs.read_text().splitlines() if x])
-    write_block(args.doc, render(summary))
+    write_block(args.doc, render(summary, os.path.relpath(args.plot, args.doc.parent)))
     plot(summary, args.plot)
     print(json.dumps(summary, indent=1))
     return 0

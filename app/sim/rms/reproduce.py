@@ -183,7 +183,6 @@ def _verdict(ok: bool) -> str:
 
 def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[str, Any],
            f4: dict[str, Any], quick: bool, seconds: float) -> str:
-    seeds = ", ".join(map(str, sc["seeds"]))
     lines = [
         "# RMS reproduction (Psychas & Ghaderi, IEEE/ACM ToN 2018)",
         "",
@@ -199,6 +198,18 @@ def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[
         "of all types together a server holds. Dummies hold their slot for Exp(μ_j). Queue = "
         "total number of *waiting* jobs (§II), time-averaged exactly after the warm-up.",
         "",
+    ]
+    lines += _render_fig1(sc, f1)
+    lines += _render_fig2(sc, f2)
+    lines += _render_fig3(sc, f3)
+    lines += _render_fig4(sc, f4)
+    lines += _render_differences(sc, f1)
+    return "\n".join(lines)
+
+
+def _render_fig1(sc: dict[str, Any], f1: dict[str, Any]) -> list[str]:
+    """Fig. 1b: Best-Fit unstable, RMS not (§III)."""
+    lines = [
         "## Fig. 1b — Best-Fit is unstable, RMS is not (§III)",
         "",
         "10 servers of capacity 10, job sizes 2 and 5, λ = (20.8, 10.4), μ = 1: ρ is 93.6 % "
@@ -251,6 +262,14 @@ def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[
         f"{_fmt(po2['first_half'])} -> {_fmt(po2['second_half'])}; see the long-horizon "
         "slopes for whether they level off.",
         "",
+    ]
+    return lines
+
+
+def _render_fig2(sc: dict[str, Any], f2: dict[str, Any]) -> list[str]:
+    """Fig. 2: clock rate vs queue (§VII-A.1)."""
+    seeds = ", ".join(map(str, sc["seeds"]))
+    lines = [
         "## Fig. 2 — clock rate vs queue (§VII-A.1)",
         "",
         "Table I's EC2 types (memory GB, CPU units, storage GB: (15, 8, 1690), (17.1, 6.5, "
@@ -283,6 +302,13 @@ def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[
         f"most rows); the rate worth paying for grows with the number of servers and the "
         "intensity — compare where each row flattens above.",
         "",
+    ]
+    return lines
+
+
+def _render_fig3(sc: dict[str, Any], f3: dict[str, Any]) -> list[str]:
+    """Fig. 3: the RMS variants (§VII-A.2)."""
+    lines = [
         "## Fig. 3 — RMS variants (§VII-A.2)",
         "",
         f"{sc['fig3_servers']} servers, sum of clock rates 30 (10 per queue; AD redistributes "
@@ -307,6 +333,14 @@ def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[
         f"a further gain to each — {_verdict(ad)} (\"better\" = lower queue at most "
         "intensities).",
         "",
+    ]
+    return lines
+
+
+def _render_fig4(sc: dict[str, Any], f4: dict[str, Any]) -> list[str]:
+    """Fig. 4: centralized vs distributed queues (§VII-A.2)."""
+    zs = list(sc["intensities"])
+    lines = [
         "## Fig. 4 — centralized vs distributed queues (§VII-A.2)",
         "",
         f"Fig. 3's setting ({sc['fig3_servers']} servers, same seeds and horizon): the sum of "
@@ -334,6 +368,13 @@ def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[
         "queues may still be filling, so their averages are lower bounds of the steady "
         "state.",
         "",
+    ]
+    return lines
+
+
+def _render_differences(sc: dict[str, Any], f1: dict[str, Any]) -> list[str]:
+    """What the run does not do as the paper did."""
+    lines = [
         "## What differs from the paper",
         "",
         f"- Scale: horizons of {sc['T']:.0f} time units (Fig. 1b: {f1['T']:.0f}) and "
@@ -346,4 +387,4 @@ def render(sc: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], f3: dict[
         "- Not reproduced: Figs. 5–6 (MWR/MWS baselines) and Fig. 8 (Google trace).",
         "",
     ]
-    return "\n".join(lines)
+    return lines

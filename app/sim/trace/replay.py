@@ -73,13 +73,8 @@ def replay(url: str, trace: Trace, servers: int, policy: dict[str, Any], *,
     if client is None:
         client = httpx.Client(base_url=url, headers=headers or {}, timeout=timeout,
                               limits=httpx.Limits(max_connections=concurrency + 2))
-    created = cluster_id is None
-    if created:
-        r = client.post("/v1/clusters",
-                        json=trace.cluster_spec(f"replay-{tag[:-1]}", servers, policy, seed))
-        if r.status_code != 201:
-            raise ReplayError(f"cluster creation failed: {r.status_code} {r.text[:300]}")
-        cluster_id = r.json()["id"]
+    if cluster_id is None:
+        cluster_id = _create_cluster(client, trace, f"replay-{tag[:-1]}", servers, policy, seed)
     base = f"/v1/clusters/{cluster_id}"
     ledger = Ledger(trace, servers, tag)
     schedule = Schedule(trace)
@@ -148,23 +143,36 @@ def replay(url: str, trace: Trace, servers: int, policy: dict[str, Any], *,
     seconds = time.perf_counter() - start
     if progress:
         print(file=sys.stderr)
-    lat = np.asarray(latencies) if latencies else np.zeros(1)
     out: dict[str, Any] = {
         "cluster_id": cluster_id, "policy": policy.get("kind"), "servers": servers,
-        "events": sent, "decisions": len(latencies), "errors": stats["errors"],
-        "error_codes": stats["error_codes"], "retries": stats["retries"],
-        "seconds": round(seconds, 2),
-        "decisions_per_s": round(len(latencies) / seconds, 1) if seconds else None,
-        "p50_ms": round(float(np.percentile(lat, 50)), 2),
-        "p99_ms": round(float(np.percentile(lat, 99)), 2),
-        **ledger.summary(),
-    }
+        "events": sent, **_figures(latencies, stats, seconds), **ledger.summary()}
     if check:
         out["state_check"] = check_state(client, base, ledger, answers)
     out["ledger"] = ledger
     if own:
         client.close()
     return out
+
+
+def _create_cluster(client: httpx.Client, trace: Trace, name: str, servers: int,
+                    policy: dict[str, Any], seed: int) -> str:
+    r = client.post("/v1/clusters", json=trace.cluster_spec(name, servers, policy, seed))
+    if r.status_code != 201:
+        raise ReplayError(f"cluster creation failed: {r.status_code} {r.text[:300]}")
+    return str(r.json()["id"])
+
+
+def _figures(latencies: list[float], stats: dict[str, Any], seconds: float) -> dict[str, Any]:
+    """Decisions, errors, retries and latency percentiles (ms) of a replay."""
+    lat = np.asarray(latencies) if latencies else np.zeros(1)
+    return {
+        "decisions": len(latencies), "errors": stats["errors"],
+        "error_codes": stats["error_codes"], "retries": stats["retries"],
+        "seconds": round(seconds, 2),
+        "decisions_per_s": round(len(latencies) / seconds, 1) if seconds else None,
+        "p50_ms": round(float(np.percentile(lat, 50)), 2),
+        "p99_ms": round(float(np.percentile(lat, 99)), 2),
+    }
 
 
 def check_state(client: httpx.Client, base: str, ledger: Ledger,

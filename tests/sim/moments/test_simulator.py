@@ -12,6 +12,7 @@ from app.policies.moments import MomentEngine
 from app.policies.moments.formulas import Grid
 from app.policies.moments.options import MomentOptions
 from app.sim.moments import cli as moments_cli
+from app.sim.moments import reproduce
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.simulator import simulate
 
@@ -111,7 +112,8 @@ def test_reproduce_quick_writes_report(tmp_path) -> None:  # type: ignore[no-unt
     assert args.func(args) == 0
     text = (tmp_path / "moment.md").read_text()
     assert "Table 2" in text and "Fig. 1" in text and "20,000" in text
-    assert json.loads((tmp_path / "moment.json").read_text())["config"]["capacity"] == 300
+    assert json.loads((tmp_path / reproduce.RAW).read_text())["config"]["capacity"] == 300
+    assert f"Raw results: `{reproduce.RAW}`" in text  # the report names where its data went
 
 
 def test_pseudo_observations_stay_within_what_the_engine_accepts() -> None:

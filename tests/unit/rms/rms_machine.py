@@ -12,7 +12,7 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
-from app.policies.rms.errors import RmsInputError
+from app.policies.errors import PolicyError
 
 ROUNDS = 300
 JOB_TYPES = ["small", "big", "wide"]
@@ -108,7 +108,7 @@ class QueueMachine(RuleBasedStateMachine):
             self.finished.add(jid)
         assert jid not in self.eng.queued and jid not in self.eng.running
         for call in (lambda: self.eng.depart(jid, self.eng.now), lambda: self.eng.arrive(jid, "small", self.eng.now)):
-            with pytest.raises(RmsInputError):
+            with pytest.raises(PolicyError):
                 call()
 
     @precondition(lambda self: self.eng is not None)
@@ -128,7 +128,7 @@ class QueueMachine(RuleBasedStateMachine):
                      lambda: self.eng.depart("never-seen", self.eng.now + dt),
                      # a waiting job's departure from the past: refused before anything moves
                      lambda: self.eng.depart(queued, self.eng.now - 1 - dt)):
-            with pytest.raises(RmsInputError):
+            with pytest.raises(PolicyError):
                 call()
         assert json.dumps(self.eng.to_state(), sort_keys=True) == snap
 

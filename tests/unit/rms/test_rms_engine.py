@@ -15,9 +15,9 @@ from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
 from app.policies.rms import RmsScheduler, make_scheduler
 from rms_machine import QueueMachine
 
-from app.policies.rms.errors import (DuplicateJobError, JobNotRunningError, RmsInputError,
-                                     TimeWentBackwardsError, UnknownJobError,
-                                     UnknownJobTypeError)
+from app.policies.errors import (DuplicateJob, PolicyError, TimeWentBackwards, UnknownJob,
+                                 UnknownJobType)
+from app.policies.rms.errors import JobNotRunningError, RmsInputError
 
 MODEL = ClusterModel(
     ("cpu", "mem"),
@@ -114,21 +114,21 @@ def test_validation_errors_carry_field_and_leave_state(name):
     eng.advance(2.0)
     snap = json.dumps(eng.to_state(), sort_keys=True)
     cases = [
-        (lambda: eng.arrive("j2", "nope", 3.0), UnknownJobTypeError, "job_type"),
-        (lambda: eng.arrive("j1", "small", 3.0), DuplicateJobError, "job_id"),
-        (lambda: eng.arrive("j2", "small", 1.0), TimeWentBackwardsError, "at"),
-        (lambda: eng.arrive("j2", "small", float("nan")), TimeWentBackwardsError, "at"),
-        (lambda: eng.depart("ghost", 3.0), UnknownJobError, "job_id"),
-        (lambda: eng.advance(0.5), TimeWentBackwardsError, "until"),
-        (lambda: eng.job_view("ghost"), UnknownJobError, "job_id"),
+        (lambda: eng.arrive("j2", "nope", 3.0), UnknownJobType, "job_type"),
+        (lambda: eng.arrive("j1", "small", 3.0), DuplicateJob, "job_id"),
+        (lambda: eng.arrive("j2", "small", 1.0), TimeWentBackwards, "at"),
+        (lambda: eng.arrive("j2", "small", float("nan")), TimeWentBackwards, "at"),
+        (lambda: eng.depart("ghost", 3.0), UnknownJob, "job_id"),
+        (lambda: eng.advance(0.5), TimeWentBackwards, "until"),
+        (lambda: eng.job_view("ghost"), UnknownJob, "job_id"),
     ]
     # Queued or running, a departure from the past is refused before anything moves (a queued
     # job's departure in time withdraws it: test_a_waiting_job_departure_withdraws_it).
-    cases.append((lambda: eng.depart("j1", 1.5), TimeWentBackwardsError, "at"))
+    cases.append((lambda: eng.depart("j1", 1.5), TimeWentBackwards, "at"))
     for call, err, field in cases:
         with pytest.raises(err) as info:
             call()
-        assert isinstance(info.value, ValueError) and isinstance(info.value, RmsInputError)
+        assert isinstance(info.value, ValueError) and isinstance(info.value, PolicyError)
         assert info.value.field == field
         assert json.dumps(eng.to_state(), sort_keys=True) == snap
 
@@ -173,7 +173,7 @@ def test_a_waiting_job_departure_withdraws_it(name):
     with pytest.raises(JobNotRunningError) as info:
         eng.depart("w1", 2.0)
     assert "withdrawn" in str(info.value)
-    with pytest.raises(DuplicateJobError):
+    with pytest.raises(DuplicateJob):
         eng.arrive("w1", "big", 2.0)
     twin = type(eng).from_state(MODEL, eng.params, json.loads(json.dumps(eng.to_state())))
     assert twin.to_state() == eng.to_state() and twin.job_view("w1") == view
@@ -195,7 +195,7 @@ def test_finished_history_is_bounded():
         eng.arrive(f"j{i}", "small", float(i))
         eng.depart(f"j{i}", float(i) + 0.5)
     assert list(eng.finished) == ["j2", "j3"] and eng.finished_total == 4
-    with pytest.raises(UnknownJobError):
+    with pytest.raises(UnknownJob):
         eng.job_view("j0")
 
 
