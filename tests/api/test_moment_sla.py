@@ -156,8 +156,8 @@ def test_the_closed_loop_state_survives_a_restart(client, app):
 
 # The least share of the cores a burst of deployments (population prior, an hour apart) must
 # fill under the derived ρ, and their size: 1% of the capacity, but single cores at 500. There
-# the ρ that holds τ on 96 runs of the §2.1 model is 0.237 (fourth session; 0.562 from 6 runs
-# before, which failed τ), and at it a newcomer of 2 cores or more is refused outright: under
+# the ρ that holds τ on 96 runs of the §2.1 model is 0.237 (calibrations.py), and at it a
+# newcomer of 2 cores or more is refused outright: under
 # Table 1's heavy-tailed growth, one such deployment alone may outgrow 500 cores within 3 years
 # too often for 1e-4. The burst admits 7 single cores (1.4%); the model's steady state fills
 # 7.8%, by the growth of what was admitted. At 2,000 (ρ 0.0562 on 32 runs; 0.075 failed) a

@@ -8,8 +8,7 @@ from app.sim.moments.closed_loop import cell_life
 from app.sim.moments.derive import default_arrival_rate
 from app.sim.moments.replay import SUMMARY, replay
 
-# A 500-core life whose first deployments grow twice as fast as Table 1 says (the fifth
-# session's seed 4014): one of them is expected to need most of the cluster after ~1,800
+# A 500-core life whose first deployments grow twice as fast as Table 1 says (seed 4014): one of them is expected to need most of the cluster after ~1,800
 # hours, and, kept, it fails scale-outs in its third year.
 CAPACITY, SEED = 500, 4014
 

@@ -2,8 +2,8 @@
 against the same formulas evaluated in 50-digit arithmetic (mpmath), on the first steps of
 every grid row (a step's moments need only the steps before it, so a few steps cost little).
 
-Both implementations once shared inaccuracies that comparing them could not see; each of
-these beliefs showed one (twenty-second session):
+Two implementations can share inaccuracies that comparing them cannot see; each of these
+beliefs shows one that an obvious formula has:
 * (b/(b + s))^a as exp(a·(log b − log(b + s))): the two logs' rounding times a (765 here)
   put 1e-12 relative error into every survival probability;
 * D_n's factor 1 − exp(t) with exp(t) near 1 (1,931 cores all dead within 73 h but for

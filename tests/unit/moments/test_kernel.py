@@ -22,8 +22,8 @@ def close(x: np.ndarray, ref: np.ndarray, cores: list[int], variance: bool) -> b
     that both sides make, each rounding its own way: Var[B_n] = c(p1 − p2) + c²(p2 − p1²)
     when p2 ≈ p1² (hypothesis: 672 cores, μ ~ Γ(0.001, 86914), 1e-10 apart in 6.3e-4 cores²).
     (D_n's 1 − exp(t), which cancelled where exp(t) is near 1 — one core, μ ~ Γ(109, 55), the
-    730 h row: 4% apart in 1.6e-15 expected cores — is −expm1(t) on both sides since the
-    twenty-second session; test_accuracy.py holds both to 50-digit arithmetic.)
+    730 h row: 4% apart in 1.6e-15 expected cores — is −expm1(t) on both sides;
+    test_accuracy.py holds both to 50-digit arithmetic.)
     Such absolute errors (1e-12 cores, 1e-10 cores² + ε c²) stay far below any number a
     decision reads (the marginal heuristic's 1e-5 cores is the smallest; the second moment
     compares summed variances with the free cores squared). An entry that is a difference of

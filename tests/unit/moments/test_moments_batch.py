@@ -2,7 +2,7 @@
 
 reference_formulas.py is formulas.py as it was before moments_batch (kept frozen here as the
 oracle), with the only changes formulas.py's expressions have had since, all for accuracy
-(twenty-second session, tests/unit/moments/test_accuracy.py): the survival powers from log1p,
+(tests/unit/moments/test_accuracy.py): the survival powers from log1p,
 D_n's factors from expm1, the Gamma ratios from formulas.log_gamma_ratio; golden_decisions.json holds two seeded lives' full admission sequences recorded with
 the engine before the change.
 """
@@ -43,10 +43,9 @@ def test_batch_rows_are_the_reference_to_a_few_ulps(items, grid) -> None:  # typ
         e0, v0 = ref.moments(c, ref.Belief(b.lam, b.mu, b.sig, b.delta, b.nu), ref.Grid(grid.horizons, grid.steps))
         # Not bit for bit: numpy's SIMD loops may round an entry one ulp apart between the
         # batch's (k, rows, n) arrays and the reference's (rows, n) (seen on 4 entries of
-        # μ ~ Γ(1, 1.05) at 24 h / 1 year × 120, under numpy 2.3.5 and 2.4.6 alike, after
-        # many sessions of passing runs; 7 ulps on a machine with AVX-512 FP16, fourteenth
-        # session, at μ ~ Γ(2, 1.05), 24 h × 37 steps: a running sum, rounded in another
-        # order). The engine decides with kernel.py, not with this; golden_decisions below
+        # μ ~ Γ(1, 1.05) at 24 h / 1 year × 120, under numpy 2.3.5 and 2.4.6 alike; 7 ulps
+        # on a machine with AVX-512 FP16 at μ ~ Γ(2, 1.05), 24 h × 37 steps: a running sum,
+        # rounded in another order). The engine decides with kernel.py, not with this; golden_decisions below
         # pins whole lives' decisions.
         assert ulps(e[i], e0) <= 16 and ulps(v[i], v0) <= 16
         e1, v1 = moments(c, b, grid)  # and alone, as the engine's newcomer path computes it
