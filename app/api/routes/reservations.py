@@ -30,9 +30,9 @@ from app.api.schemas.reservations import (
     ReservationPage,
 )
 from app.errors import Unprocessable
-from app.policies.thor.family import ReservationFamily
+from app.policies.thor.family import ReservationAdapter
 from app.service import clusters as service
-from app.service.events import read_engine, submit_event
+from app.service.events import read_adapter, submit_event
 from app.service.hindsight import hindsight
 from app.service.log import list_events
 from app.store.models import Cluster, as_utc
@@ -58,7 +58,7 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
     principal.require("admin")
     spec = body.model_dump(mode="json")
     try:
-        ReservationFamily.build(spec)  # the policy's own checks of its parameters
+        ReservationAdapter.build(spec)  # the policy's own checks of its parameters
     except (ValueError, ArithmeticError) as exc:  # an overflow too: no engine, no stream
         field = getattr(exc, "field", "policy.params")
         if field.startswith("params"):  # the engine's name, within the declaration's policy
@@ -93,7 +93,7 @@ def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500
 def get(reservation_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
     require_cluster(request, principal, reservation_id, "read")
     view = service.get_cluster(ctx, reservation_id, reservation_view)
-    view["state"] = read_engine(ctx, reservation_id, lambda engine, _c: engine.describe())
+    view["state"] = read_adapter(ctx, reservation_id, lambda engine, _c: engine.describe())
     return view
 
 

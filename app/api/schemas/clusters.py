@@ -165,6 +165,8 @@ class ClusterOut(BaseModel):
     id: str
     owner: str = Field(description="The owner of the API key that declared it.")
     name: str
+    family: str = Field(description="The policy family of its kind (placement, queues, "
+                                    "moments): which routes serve the cluster.")
     policy: dict[str, Any]
     # Placement clusters:
     dimensions: list[str] | None = None

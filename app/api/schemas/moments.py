@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.errors import MomentsError
-from app.policies.moments.family import MAX_CORES, MomentFamily
+from app.policies.moments.family import MAX_CORES, MomentAdapter
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import (
     OVERFLOW_SD_BY_DEFAULT,
@@ -279,7 +279,7 @@ class MomentClusterCreate(StrictModel):
             # The engine this declaration will have, built now so that a cautious start that
             # could never admit anything is refused with the declaration (422).
             try:
-                built = MomentFamily.build(self.model_dump(mode="json"), check=True,
+                built = MomentAdapter.build(self.model_dump(mode="json"), check=True,
                                            fallback=defaulted)
             except MomentsError as exc:
                 raise ValueError(f"policy.cautious_growth: {exc}") from exc

@@ -13,7 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from app.api.schemas.common import Delivery, Instant, StrictModel
-from app.service.clock import MAX_WALL_TICKS_PER_SECOND
+from app.families.clocks import MAX_WALL_TICKS_PER_SECOND
 
 Rate = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
 
