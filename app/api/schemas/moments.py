@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, model_serializer, model_validator
 from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.errors import MomentsError
 from app.policies.moments.family import MAX_CORES, MomentAdapter
+from app.policies.moments.policies import POLICIES
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import (
     OVERFLOW_SD_BY_DEFAULT,
@@ -165,7 +166,7 @@ def _overflow_default_text() -> str:
 
 
 class MomentPolicy(StrictModel):
-    kind: Literal["threshold", "first_moment", "second_moment"] = Field(
+    kind: Literal[POLICIES] = Field(  # type: ignore[valid-type]
         description="The rule: threshold (the zeroth moment, active cores), first_moment, "
                     "second_moment. second_moment is the one to declare: in simulations of "
                     "the paper's model at τ = 1e-4 it kept τ (or met it at the point estimate) "

@@ -23,6 +23,7 @@ from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec, fi
 from app.policies.rms import GREEDY, make_scheduler
 from app.policies.rms.core import QueueScheduler
 from app.policies.rms.errors import RmsInputError
+from app.policies.rms.rms import RmsScheduler
 
 # Spec keys that configure the clock around a queue engine, not the engine itself.
 _CLOCK_KEYS = ("kind", "clock", "time_unit_seconds")
@@ -54,7 +55,7 @@ class Tick:
 class QueueAdapter(PolicyAdapter[QueueScheduler], HoldsJobs, TracksJobs):
     # The service offers RMS under its one name (its variants are parameters) and the
     # greedy baselines under theirs.
-    kinds = ("rms", *GREEDY)
+    kinds = (RmsScheduler.kind, *GREEDY)
     event_kinds = frozenset({"arrival", "departure", "tick"})
 
     def __init__(self, engine: QueueScheduler, clock: Literal["wall", "client"],
