@@ -1,11 +1,12 @@
 """What a policy family declares, and the registry derived from the declarations.
 
-A family is one engine adapter (``app/policies``: its kinds, its events, build / apply /
-dry run / describe / state), plus what the service and the API need to serve it: an optional
-time hook, the routers it is served by, the pydantic models of its policies and answers, where
-its clusters are created, whether an arrival can be accepted for later (202) and whether its
-clusters need their creation time. The service looks families up in a ``FamilyRegistry``
-built from the declarations (``app/families/__init__.py``), never in a list of its own.
+A family is one adapter (``app/policies``: its kinds, its events, build / apply / dry run /
+describe / state / gauges, and the capabilities it inherits), plus what the service and the
+API need to serve it: optional time and tick hooks, the routers it is served by, the pydantic
+models of its policies and answers, where its clusters are created, whether an arrival can be
+accepted for later (202) and whether its clusters need their creation time. The service looks
+families up in a ``FamilyRegistry`` built from the declarations (``app/families/registry.py``,
+or those an application is given), never in a list of its own.
 """
 
 from __future__ import annotations

@@ -76,13 +76,16 @@ def _typed(endpoint: Callable[..., Any], **annotations: Any) -> Callable[..., An
     time: FastAPI reads a parameter's model from its annotation."""
     def call(*args: Any, **kwargs: Any) -> Any:
         return endpoint(*args, **kwargs)
-    call.__signature__ = inspect.signature(endpoint, eval_str=True).replace(  # type: ignore[attr-defined]
-        parameters=[p.replace(annotation=annotations.get(p.name, p.annotation))
-                    for p in inspect.signature(endpoint, eval_str=True).parameters.values()])
+
+    signature = inspect.signature(endpoint, eval_str=True)
+    call.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+        p.replace(annotation=annotations.get(p.name, p.annotation))
+        for p in signature.parameters.values()])
     call.__name__ = endpoint.__name__
     return call
 
 
+# Served by router_for, which annotates ``body`` with the registry's create body.
 def create_cluster(body: Any, ctx: Ctx,
                    principal: Auth, response: Response,
                    sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
