@@ -36,12 +36,12 @@ class NothingToDo:
 class TimeHook(Protocol[E_contra]):
     """Time kept by the service for a family whose engines take time as an input."""
 
-    def prepare(self, engine: E_contra, created_at: datetime, event: dict[str, Any]
+    def prepare(self, adapter: E_contra, created_at: datetime, event: dict[str, Any]
                 ) -> dict[str, Any] | NothingToDo:
         """The event as the engine (and the log, for replay) will see it: its time filled in
         or checked, inside the event's transaction."""
 
-    def describe(self, engine: E_contra, created_at: datetime) -> dict[str, Any]:
+    def describe(self, adapter: E_contra, created_at: datetime) -> dict[str, Any]:
         """Fields of the state view that need the wall clock."""
 
 

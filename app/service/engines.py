@@ -58,7 +58,7 @@ class Loaded:
 
 
 class EngineCache:
-    """Engines by cluster id, least recently used evicted first."""
+    """Adapters (each holding its engine) by cluster id, least recently used evicted first."""
 
     def __init__(self, capacity: int, metrics: Metrics | None = None, verify_every: int = 1):
         self.capacity = capacity
