@@ -38,7 +38,7 @@ from app.store.models import as_utc, utcnow
 # ticks/s with uniform sampling, 1,400 to 2,800 with Best-Fit's scan over the servers, and
 # about 1.6 internal events (ticks and dummy departures) per tick. 1,000 ticks/s keeps one such
 # cluster under about a tenth of a core with uniform sampling; faster clocks could not be
-# served by one process at all for long (1e9 used to be accepted).
+# served by one process at all for long.
 MAX_WALL_TICKS_PER_SECOND = 1_000
 
 def wall_time(adapter: QueueAdapter, created_at: datetime) -> float:

@@ -41,8 +41,8 @@ log = logging.getLogger("headroom.ticker")
 # the rest wait for the next pass and the clock's lag shows in the cluster's state. 2,000 is
 # what a cluster at MAX_WALL_TICKS_PER_SECOND (app/families/clocks.py) fires per 1 s pass (1.6
 # events per tick), so it keeps up, and caps a pass's share of the process at ~0.15 s of CPU
-# per cluster (uniform sampling) whatever a cluster's backlog: one tenant no longer
-# multiplies the others' latency.
+# per cluster (uniform sampling) whatever a cluster's backlog, so one tenant's backlog does
+# not multiply the others' latency.
 TICK_BUDGET_PER_PASS = 2_000
 
 
