@@ -118,7 +118,21 @@ _TABLE = (
               "The server failed to handle the request; it was logged."),
 )
 
-CODES: dict[str, ErrorCode] = {entry.code: entry for entry in _TABLE}
+# Headroom's own codes (the page docs/errors.md lists, the set tests pin).
+BUILT_IN: dict[str, ErrorCode] = {entry.code: entry for entry in _TABLE}
+# Every code an error class may name: the built-in ones, and those families served from
+# outside app/ add with ``define`` (create_app(families=...)).
+CODES: dict[str, ErrorCode] = dict(BUILT_IN)
+
+
+def define(entry: ErrorCode) -> ErrorCode:
+    """Add a code of a family served from outside app/, before the class that names it is
+    defined. Defining a code again is allowed only with the same fields: a code means one
+    thing to every client."""
+    known = CODES.setdefault(entry.code, entry)
+    if known != entry:
+        raise ValueError(f"error code {entry.code!r} is already defined as {known}")
+    return entry
 
 
 class HeadroomError(Exception):

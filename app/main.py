@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.openapi.docs import get_redoc_html
@@ -20,6 +20,7 @@ from app.api.middleware import InFlightRequests, RequestContextMiddleware
 from app.api.routes import clusters, health, keys
 from app.api.throttle import RequestLimitMiddleware, RequestLimits
 from app.config import Settings, get_settings
+from app.families.base import Family, FamilyRegistry
 from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
@@ -86,18 +87,22 @@ def _exit_if_requests_are_stuck(in_flight: InFlightRequests, timeout: int) -> No
 
 def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
                span_exporter: SpanExporter | None = None,
-               limits_clock: Callable[[], float] = time.monotonic) -> FastAPI:
+               limits_clock: Callable[[], float] = time.monotonic,
+               families: Iterable[Family[Any]] | None = None) -> FastAPI:
     """The application; ``span_exporter`` turns tracing on with that exporter whatever the
     ``OTEL_*`` environment says (see app/tracing.py); ``limits_clock`` is what the request
-    limits read the time from (seconds; tests pass their own)."""
+    limits read the time from (seconds; tests pass their own); ``families``: the policy
+    families served (``app/families``; by default every one declared there), in the order
+    their routers are mounted."""
     settings = settings or get_settings()
     if configure_logs:
         configure_logging(settings.log_level)
-    ctx = ServiceContext.from_settings(settings, REGISTRY)
+    registry = REGISTRY if families is None else FamilyRegistry(families)
+    ctx = ServiceContext.from_settings(settings, registry)
     ctx.tracing = tracing.setup(ctx.db, span_exporter)
 
     in_flight = InFlightRequests()
-    warmup = Warmup((f.name, f.warm) for f in REGISTRY.families if f.warm is not None)
+    warmup = Warmup((f.name, f.warm) for f in registry.families if f.warm is not None)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -134,8 +139,8 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     problems.install(app)
     problems.document_problems(app)
     app.include_router(health.router)
-    app.include_router(clusters.router)
-    for router in REGISTRY.routers():  # each family's own routes, as it declares them
+    app.include_router(clusters.router_for(registry))
+    for router in registry.routers():  # each family's own routes, as it declares them
         app.include_router(router)
     app.include_router(keys.router)
     dashboard.install(app)

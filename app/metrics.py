@@ -24,7 +24,7 @@ the server restarts. Every other label has a bounded vocabulary (routes, kinds, 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import prometheus_client
@@ -37,9 +37,7 @@ from prometheus_client import (
     multiprocess,
 )
 
-from app.policies.moments.family import MomentFamily
-from app.policies.rms.family import QueueFamily
-from app.policies.thor.family import ReservationFamily
+from app.policies.protocol import PolicyAdapter
 
 # Latency buckets in seconds, chosen around the service's goals (p99 of 20-30 ms).
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -168,6 +166,9 @@ class Metrics:
             f"Per-cluster gauge updates dropped: the process already labels "
             f"{MAX_LABELLED_CLUSTERS} clusters.", registry=r)
         self._labelled: set[str] = set()
+        self._gauges: dict[str, Gauge] = {
+            name: g for name, g in vars(self).items() if isinstance(g, Gauge) and g is not
+            self.tick_lag}
 
     # -- hooks --------------------------------------------------------------------------------
     def request(self, method: str, route: str, status: int, seconds: float) -> None:
@@ -175,8 +176,8 @@ class Metrics:
         self.latency.labels(method, route).observe(seconds)
 
     def committed(self, cluster: Any, item: Any, rows: Iterable[dict[str, Any]]) -> None:
-        """After a group committed: ``rows`` are its logged events, ``item.engine`` the
-        cluster's engine as they left it."""
+        """After a group committed: ``rows`` are its logged events, ``item.adapter`` the
+        cluster's adapter as they left it."""
         rows = list(rows)
         if not rows:
             return
@@ -193,7 +194,7 @@ class Metrics:
             if (response.get("details") or {}).get("migration_skipped"):
                 self.migrations_skipped.inc()
         if self.per_cluster and item is not None and self._may_label(cluster.id):
-            self._cluster_gauges(cluster.id, item.engine, rows[-1]["response"])
+            self._cluster_gauges(cluster.id, item.adapter, rows[-1]["response"])
 
     def catch_up(self, replayed: int, full_load: bool) -> None:
         if full_load:
@@ -215,29 +216,20 @@ class Metrics:
         self._labelled.add(cluster_id)
         return True
 
-    def _cluster_gauges(self, cluster_id: str, engine: Any, response: dict[str, Any]) -> None:
-        if isinstance(engine, QueueFamily):
-            self.queue_length.labels(cluster_id).set(sum(engine.engine.queue_lengths()))
-        elif isinstance(engine, MomentFamily):
-            if "sla_failure_rate" in response:
-                self.scale_out_failure.labels(cluster_id).set(response["sla_failure_rate"])
-            if engine.sla is not None:
-                self.scale_out_sla.labels(cluster_id).set(engine.sla)
-            if (growth := engine.engine.growth_calibration()) is not None:
-                self.growth_calibration.labels(cluster_id).set(growth["ratio"])
-            if (outgrowing := engine.engine.outgrowing()) is not None:
-                self.largest_share.labels(cluster_id).set(outgrowing["largest_expected_share"])
-                self.cluster_share.labels(cluster_id).set(outgrowing["expected_cluster_share"])
-                self.overflow_line.labels(cluster_id).set(
-                    outgrowing.get("overflow_line_share", outgrowing["expected_cluster_share"]))
-        elif (ratio := (response.get("details") or {}).get("migrations_per_departure")
-              ) is not None:  # a DRA departure
-            self.migrations_per_departure.labels(cluster_id).set(ratio)
-        elif isinstance(engine, ReservationFamily):
-            for spec in engine.engine.resources:
-                self.epsilon.labels(cluster_id, spec.name).set(spec.epsilon)
-            for name, rate in response.get("violation_rate", {}).items():
-                self.violation.labels(cluster_id, name).set(rate)
+    def _cluster_gauges(self, cluster_id: str, adapter: PolicyAdapter[Any],
+                        response: dict[str, Any]) -> None:
+        """The gauges the adapter reports (``PolicyAdapter.gauges``), by their attribute name
+        here: a value, or values by resource (the second label). A name not defined here is
+        not exported (this runs after the commit, where nothing may fail the answer)."""
+        for name, value in adapter.gauges(response).items():
+            gauge = self._gauges.get(name)
+            if gauge is None:
+                continue
+            if isinstance(value, Mapping):
+                for label, v in value.items():
+                    gauge.labels(cluster_id, label).set(v)
+            else:
+                gauge.labels(cluster_id).set(value)
 
     # -- exposition ---------------------------------------------------------------------------
     def render(self) -> bytes:

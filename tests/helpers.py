@@ -58,8 +58,8 @@ def state_model() -> Any:
     """GET .../state's documented model (every cluster kind's, told apart by policy)."""
     from pydantic import TypeAdapter
 
-    from app.api.routes.clusters import ClusterState
-    return TypeAdapter(ClusterState)
+    from app.families.registry import REGISTRY
+    return TypeAdapter(REGISTRY.state_view("clusters"))
 
 
 def check_state_view(view: dict[str, Any]) -> None:

@@ -1,11 +1,11 @@
-"""The import graph of ``app/``: no cycles, and library code never imports CLI code.
+"""The import graph of ``app/``: no cycles, every import goes down the layers, and library
+code never imports CLI code.
 
-The graph is read from the source with ``ast``. It holds every import executed when a module
-is loaded: statements at module level, including those under ``if TYPE_CHECKING:``, ``try``
-and class bodies (a type-only import still ties the two modules together — it is how a mixin
-ended up importing its own subclass). Imports inside functions are left out: they run later,
-and the code uses them on purpose to keep optional dependencies (matplotlib, the service)
-out of light commands.
+The graph is read from the source with ``ast``. It holds every import statement: at module
+level, including those under ``if TYPE_CHECKING:``, ``try`` and class bodies (a type-only
+import still ties the two modules together — it is how a mixin ended up importing its own
+subclass), and inside functions (they run later, and keep optional dependencies such as
+matplotlib out of light commands, but they tie the modules together all the same).
 
 An edge goes to the module named, not to the packages above it: ``from app.a.b import c``
 points at ``app.a.b.c`` when that is a module, else at ``app.a.b``.
@@ -18,10 +18,32 @@ from pathlib import Path
 
 APP = Path(__file__).resolve().parent.parent / "app"
 
-# Cycles left for issue #13 part B, which is rewriting these modules; each entry must go
-# when its cycle does. To be removed by issue #13 part B.
+# Cycles left for the issue that rewrites their modules; each entry must go when its cycle
+# does. The moment simulator's calibration and importance sampling are being reworked under
+# issue #55 (moments as a product): a function-level import of `life_progress` closes it.
 ALLOWED_CYCLES: list[frozenset[str]] = [
+    frozenset({"app.sim.moments.calibrate", "app.sim.moments.importance"}),
 ]
+
+# The layers of app/, lowest first (docs/architecture.md, "Layers"). A module is in the layer
+# of the longest prefix that names it; it may import its own layer and those below, never one
+# above. The families' contract (``app.families.base``, the time hooks) sits between the
+# policies and the service; the declarations (``app.families.<name>``, the registry) compose a
+# family from its adapter, hooks, API models and routers, so they sit above the API, with
+# ``app.main``.
+LAYERS: list[tuple[str, ...]] = [
+    ("app", "app.ids", "app.errors", "app.redact", "app.config", "app.logs", "app.tracing",
+     "app.store"),
+    ("app.policies",),
+    ("app.kubernetes", "app.metrics"),
+    ("app.families.base", "app.families.clocks"),
+    ("app.service",),
+    ("app.api", "app.dashboard"),
+    ("app.families",),
+    ("app.main", "app.sim", "app.bench", "app.cli"),
+]
+# Imports that go up a layer, each with the issue that removes it.
+ALLOWED_UPWARD: set[tuple[str, str]] = set()
 
 
 def module_names(root: Path) -> dict[str, Path]:
@@ -34,27 +56,19 @@ def module_names(root: Path) -> dict[str, Path]:
     return out
 
 
-def _load_time_imports(tree: ast.Module):
-    """Import statements that run when the module is loaded (not inside functions)."""
-    stack: list[ast.AST] = list(tree.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            continue
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            yield node
-            continue
-        stack.extend(ast.iter_child_nodes(node))
+def _imports(tree: ast.Module):
+    """Every import statement of the module, those inside functions included."""
+    return (node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom)))
 
 
 def import_graph(root: Path) -> dict[str, set[str]]:
-    """module -> the modules of the same tree it imports at load time."""
+    """module -> the modules of the same tree it imports."""
     modules = module_names(root)
     graph: dict[str, set[str]] = {}
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         targets: set[str] = set()
-        for node in _load_time_imports(ast.parse(path.read_text(), str(path))):
+        for node in _imports(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     targets.add(alias.name)
@@ -144,10 +158,47 @@ def test_a_type_only_import_back_is_a_cycle(tmp_path: Path) -> None:
     assert cycles(import_graph(root)) == [frozenset({"pkg.engine", "pkg.views"})]
 
 
-def test_imports_inside_functions_are_not_edges(tmp_path: Path) -> None:
+def test_imports_inside_functions_are_edges(tmp_path: Path) -> None:
     root = _package(tmp_path, {
         "a.py": "import pkg.b\n",
         "b.py": "def f():\n    from pkg import a\n    return a\n",
     })
-    assert import_graph(root)["pkg.b"] == set()
-    assert cycles(import_graph(root)) == []
+    assert import_graph(root)["pkg.b"] == {"pkg.a"}
+    assert cycles(import_graph(root)) == [frozenset({"pkg.a", "pkg.b"})]
+
+
+def layer_of(module: str, layers: list[tuple[str, ...]] = LAYERS) -> int:
+    """The layer of the longest prefix naming ``module``."""
+    best, depth = -1, -1
+    for i, prefixes in enumerate(layers):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and \
+                    prefix.count(".") > depth:
+                best, depth = i, prefix.count(".")
+    assert best >= 0, f"{module} is in no layer: add it to LAYERS"
+    return best
+
+
+def upward_imports(graph: dict[str, set[str]], layers: list[tuple[str, ...]] = LAYERS
+                   ) -> list[tuple[str, str]]:
+    return sorted((m, t) for m, targets in graph.items() for t in targets
+                  if layer_of(t, layers) > layer_of(m, layers))
+
+
+def test_app_imports_go_down_the_layers() -> None:
+    found = upward_imports(import_graph(APP))
+    unexpected = [e for e in found if e not in ALLOWED_UPWARD]
+    assert not unexpected, f"imports from a lower layer to a higher one: {unexpected}"
+    stale = sorted(ALLOWED_UPWARD - set(found))
+    assert not stale, f"these imports are gone: remove them from ALLOWED_UPWARD: {stale}"
+
+
+def test_an_upward_import_inside_a_function_is_found(tmp_path: Path) -> None:
+    root = _package(tmp_path, {
+        "low.py": "def f():\n    from pkg.high import g\n    return g\n",
+        "high.py": "import pkg.low\n",
+        "mid/__init__.py": "", "mid/m.py": "from pkg import low\n",
+    })
+    layers = [("pkg", "pkg.low"), ("pkg.mid",), ("pkg.high",)]
+    assert layer_of("pkg.mid.m", layers) == 1
+    assert upward_imports(import_graph(root), layers) == [("pkg.low", "pkg.high")]

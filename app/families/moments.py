@@ -12,13 +12,13 @@ from app.api.schemas.moments import (
 )
 from app.api.schemas.state import MomentState
 from app.families.base import Family
-from app.policies.moments.family import MomentFamily
-from app.service.moment_clock import MomentClock
+from app.families.clocks import MomentClock
+from app.policies.moments.family import MomentAdapter
 
 MOMENTS = Family(
-    name="moments", engine=MomentFamily, collection="clusters",
+    name="moments", adapter=MomentAdapter, collection="clusters",
     policy_models=(MomentPolicy,), create_model=MomentClusterCreate,
     routers=(deployments.router, kubernetes.admission_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
              "shutdown": ScaleInOut},
-    state_models=(MomentState,), time=MomentClock(), warm=MomentFamily.warm_up)
+    state_models=(MomentState,), time=MomentClock(), warm=MomentAdapter.warm_up)

@@ -14,11 +14,11 @@ from app.api.schemas.clusters import (
 from app.api.schemas.events import PlacementOut, ReleaseOut
 from app.api.schemas.state import DraState, FitState, PowerOfDState
 from app.families.base import Family
-from app.policies.placement import PlacementFamily
-from app.service.budget_clock import BudgetClock
+from app.families.clocks import BudgetClock
+from app.policies.placement import PlacementAdapter
 
 PLACEMENT = Family(
-    name="placement", engine=PlacementFamily, collection="clusters",
+    name="placement", adapter=PlacementAdapter, collection="clusters",
     policy_models=(DraPolicy, FirstFitPolicy, BestFitPolicy, PowerOfDPolicy),
     create_model=ClusterCreate, routers=(jobs.router, kubernetes.extender_router),
     answers={"arrival": PlacementOut, "departure": ReleaseOut},

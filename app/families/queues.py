@@ -2,7 +2,8 @@
 
 They take the job routes of placement clusters plus their own (ticks, job views), answer
 202 for an arrival that waits, and keep time with the service's clock hook, whose wall clock
-starts at the cluster's creation."""
+starts at the cluster's creation; the service's background loop ticks their wall-clock
+clusters (``tick``)."""
 
 from __future__ import annotations
 
@@ -19,13 +20,14 @@ from app.api.schemas.queues import (
 )
 from app.api.schemas.state import GreedyQueueState, RmsState
 from app.families.base import Family
-from app.policies.rms.family import QueueFamily
-from app.service.clock import QueueClock
+from app.families.clocks import QueueClock
+from app.policies.rms.family import QueueAdapter
 
+CLOCK = QueueClock()
 QUEUES = Family(
-    name="queues", engine=QueueFamily, collection="clusters",
+    name="queues", adapter=QueueAdapter, collection="clusters",
     policy_models=(RmsPolicy, GreedyQueuePolicy), create_model=ClusterCreate,
     routers=(jobs.router, routes.router, kubernetes.extender_router),
     answers={"arrival": QueueArrivalOut, "departure": QueueReleaseOut, "tick": TickOut},
     state_models=(GreedyQueueState, RmsState),
-    time=QueueClock(), accepted=frozenset({"queued"}), needs_created_at=True)
+    time=CLOCK, tick=CLOCK, accepted=frozenset({"queued"}), needs_created_at=True)

@@ -10,9 +10,9 @@ from app.api.schemas.reservations import (
     ReservationCreate,
 )
 from app.families.base import Family
-from app.policies.thor.family import ReservationFamily
+from app.policies.thor.family import ReservationAdapter
 
 RESERVATIONS = Family(
-    name="reservations", engine=ReservationFamily, collection="reservations",
+    name="reservations", adapter=ReservationAdapter, collection="reservations",
     policy_models=RESERVATION_POLICY_MODELS, create_model=ReservationCreate,
     routers=(reservations.router,), answers={"observation": ObservationOut})

@@ -9,9 +9,10 @@ from typing import Any, Self
 import numpy as np
 
 from app.policies.base import Placement, PlacementEngine, Release
+from app.policies.capabilities import ClockKind, HasServers, HoldsJobs
 from app.policies.errors import ClockRefused, DuplicateJob, NoDryRun, UnknownJob
-from app.policies.model import cluster_model
-from app.policies.protocol import Event, FamilyEngine, Spec, first_ids
+from app.policies.model import ClusterModel, cluster_model
+from app.policies.protocol import Event, Gauges, PolicyAdapter, Spec, first_ids
 from app.policies.registry import PLACEMENT_ENGINES
 
 
@@ -25,7 +26,7 @@ def _no_time(event: Event) -> None:
                            "(only DRA with a migration_budget takes it)")
 
 
-class PlacementFamily(FamilyEngine[PlacementEngine]):
+class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
     kinds = tuple(PLACEMENT_ENGINES)
     event_kinds = frozenset({"arrival", "departure"})
 
@@ -41,10 +42,31 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
         return cls(engine_class.from_state(cluster_model(spec), _params(spec), dict(state)))
 
     @property
-    def clock(self) -> str | None:
-        """Who keeps time: "wall" (the service), "client", or None (no time taken)."""
+    def clock(self) -> ClockKind:
+        """None but for DRA with a migration budget, whose refill takes time."""
         budget = getattr(getattr(self.engine, "opts", None), "budget", None)
         return None if budget is None else budget.clock
+
+    @property
+    def now(self) -> float:
+        return float(getattr(self.engine, "now", 0.0))  # a clock only where one is kept
+
+    @property
+    def model(self) -> ClusterModel:
+        return self.engine.model
+
+    def server_view(self, server_id: str) -> dict[str, Any]:
+        return self.engine.server_view(server_id)
+
+    def server_of(self, job_id: str) -> str | None:
+        held = self.engine.jobs.get(job_id)
+        return None if held is None else self.engine.model.server_ids[held[0]]
+
+    def fits(self, server_id: str, job_type: str) -> bool:
+        model = self.engine.model
+        s = model.server_numbers[server_id]
+        demand = model.job_types[model.type_index(job_type)].demand
+        return model.fits(self.engine.used[s], demand, model.capacity(s))
 
     def _take_time(self, event: Event) -> None:
         """Check the event and its ``at``, then bring the engine's clock to it: refilling the
@@ -109,3 +131,7 @@ class PlacementFamily(FamilyEngine[PlacementEngine]):
 
     def to_state(self) -> dict[str, Any]:
         return self.engine.to_state()
+
+    def gauges(self, answer: Mapping[str, Any]) -> Gauges:
+        ratio = (answer.get("details") or {}).get("migrations_per_departure")  # DRA departures
+        return {} if ratio is None else {"migrations_per_departure": ratio}

@@ -1,8 +1,8 @@
 """The one contract between the service and a policy family's engine.
 
 Each family (placement, queues, moment admission, reservation streams) has one adapter class
-in its own package that implements ``FamilyEngine`` around its pure engine, so the service
-drives all of them the same way:
+in its own package that implements ``PolicyAdapter`` around its pure engine (``adapter.engine``,
+which only the adapter touches), so the service drives all of them the same way:
 
 - ``build(spec)`` / ``from_state(spec, state)``: everything the engine needs comes from the
   stored declaration (policy parameters, seed, clock mode, SLA...); nothing is set on an
@@ -11,7 +11,11 @@ drives all of them the same way:
   keeps and the API answers; the service never edits it);
 - ``dry_run(event)`` decides without mutating anything (random state included), or raises
   ``NoDryRun``;
-- ``describe()`` and ``to_state()``: the state view and the snapshot.
+- ``describe()`` and ``to_state()``: the state view and the snapshot;
+- ``gauges(answer)``: its per-cluster metrics after a decision.
+
+What some families offer beyond this (servers, jobs, deployments, a clock) are the
+capabilities in ``capabilities.py``, which an adapter inherits.
 
 Refusals are ``PolicyError``s (``app/policies/errors.py``) raised before anything changed.
 """
@@ -52,6 +56,8 @@ class Answer:
 Event = Mapping[str, Any]
 Spec = Mapping[str, Any]
 EngineT = TypeVar("EngineT")
+# Per-cluster gauges by name (``app/metrics.py``): a value, or values by resource.
+Gauges = Mapping[str, float | Mapping[str, float]]
 
 
 def first_ids(ids: Iterable[str], after: str | None, limit: int) -> list[str]:
@@ -60,7 +66,7 @@ def first_ids(ids: Iterable[str], after: str | None, limit: int) -> list[str]:
     return heapq.nsmallest(limit, ids if after is None else (i for i in ids if i > after))
 
 
-class FamilyEngine(ABC, Generic[EngineT]):
+class PolicyAdapter(ABC, Generic[EngineT]):
     """A family's pure engine (``self.engine``) as the service drives it."""
 
     # Policy kinds this family serves, by the name a declaration gives in ``policy.kind``:
@@ -106,3 +112,8 @@ class FamilyEngine(ABC, Generic[EngineT]):
     @abstractmethod
     def to_state(self) -> dict[str, Any]:
         """JSON-able state for a snapshot."""
+
+    def gauges(self, answer: Mapping[str, Any]) -> Gauges:
+        """The cluster's gauges after a committed decision whose answer was ``answer``; only
+        those whose value is known (none by default)."""
+        return {}

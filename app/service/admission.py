@@ -24,7 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 
@@ -32,12 +32,14 @@ from app.errors import HeadroomError
 from app.ids import SEGMENT_ID_PATTERN
 from app.kubernetes.objects import Deployment
 from app.kubernetes.resources import cores_of
+from app.policies.capabilities import HasDeployments
 from app.policies.moments.family import MAX_CORES
 from app.service.context import ServiceContext
-from app.service.events import dry_run, read_engine, submit_event
+from app.service.events import dry_run, read_adapter, submit_event
 from app.store.models import Event
 
 log = logging.getLogger("headroom.kubernetes")
+T = TypeVar("T")
 
 _WORKERS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="admission")
 
@@ -130,8 +132,9 @@ class _Decider:
                                f"moment cluster holds ({MAX_CORES})")
         return cores
 
-    def _read(self, reader: Callable[[Any], Any]) -> Any:
-        return read_engine(self.ctx, self.cluster_id, lambda engine, _c: reader(engine.engine))
+    def _read(self, reader: Callable[[HasDeployments], T]) -> T:
+        return read_adapter(self.ctx, self.cluster_id, lambda adapter, _c: reader(adapter),
+                            HasDeployments)
 
     def _submit(self, event: dict[str, Any]) -> dict[str, Any]:
         """Commit with the epoch-hours clock; a clock behind the engine's (another process's
@@ -149,7 +152,7 @@ class _Decider:
                         return logged
                 if exc.code != "time_went_backwards" or attempt:
                     raise
-                at = max(at, self._read(lambda e: e.now))
+                at = max(at, self._read(lambda a: a.now))
         raise AssertionError("unreachable")
 
     def _logged(self, event: dict[str, Any]) -> dict[str, Any] | None:
@@ -166,9 +169,9 @@ class _Decider:
         return {**row.response, "event_seq": row.seq, "replayed": True}
 
     def _current(self) -> dict[str, Any] | None:
-        def view(engine: Any) -> dict[str, Any] | None:
-            d = engine.deployments.get(self.did)
-            return {"cores": d.cores, "alive": d.alive} if d is not None else None
+        def view(adapter: HasDeployments) -> dict[str, Any] | None:
+            held = adapter.deployment_cores(self.did)
+            return None if held is None else {"cores": held[0], "alive": held[1]}
         return self._read(view)
 
     def decide(self) -> Outcome:
@@ -226,7 +229,7 @@ class _Decider:
             undo = {"kind": "shutdown", "deployment_id": self.did} if ok else None
             return Outcome(ok, 200 if ok else 403, msg, undo=undo)
         if self.dry:
-            state = self._read(lambda e: (e.active, e.capacity))
+            state = self._read(lambda a: a.capacity_use())
             ok = state[0] + cores <= state[1]
             answer = {"decision": "granted" if ok else "denied", "active_cores": state[0]}
         else:

@@ -26,7 +26,7 @@ from app.errors import StateDivergence
 from app.families.base import Family
 from app.metrics import Metrics
 from app.policies.errors import PolicyError
-from app.policies.protocol import FamilyEngine
+from app.policies.protocol import PolicyAdapter
 from app.store.models import Cluster, Event, Snapshot, utcnow
 
 log = logging.getLogger("headroom.engines")
@@ -53,12 +53,12 @@ class ClusterRow:
 
 @dataclass
 class Loaded:
-    engine: FamilyEngine[Any]
+    adapter: PolicyAdapter[Any]
     version: int
 
 
 class EngineCache:
-    """Engines by cluster id, least recently used evicted first."""
+    """Adapters (each holding its engine) by cluster id, least recently used evicted first."""
 
     def __init__(self, capacity: int, metrics: Metrics | None = None, verify_every: int = 1):
         self.capacity = capacity
@@ -130,7 +130,7 @@ def _replay(conn: Executor, cluster: ClusterRow, item: Loaded, upto: int,
         if row.seq % verify_every and _followed(cluster, item, row):
             item.version = row.seq
             continue
-        got = item.engine.apply(row.request).to_dict()
+        got = item.adapter.apply(row.request).to_dict()
         want = {k: v for k, v in row.response.items() if k not in DELIVERY_KEYS}
         # Plain equality first (cheap); the canonical form settles what only the storage
         # changed: container types (a tuple in an engine's details) and, in rows written
@@ -148,7 +148,7 @@ def _replay(conn: Executor, cluster: ClusterRow, item: Loaded, upto: int,
 def _followed(cluster: ClusterRow, item: Loaded, row: Any) -> bool:
     """Apply a logged answer without deciding (False: the family cannot; nothing changed)."""
     try:
-        return item.engine.follow(row.request, row.response)
+        return item.adapter.follow(row.request, row.response)
     except (ValueError, KeyError, PolicyError) as exc:  # a change the state cannot take
         log.error("replay diverged", extra={"cluster_id": cluster.id, "seq": row.seq})
         raise StateDivergence(
@@ -184,7 +184,7 @@ def _canonical(value: Any) -> Any:
 
 
 def write_snapshot(conn: Executor, cluster: ClusterRow, item: Loaded, keep: int = 2) -> None:
-    blob = zlib.compress(json.dumps(item.engine.to_state(),
+    blob = zlib.compress(json.dumps(item.adapter.to_state(),
                                     separators=(",", ":")).encode(), 1)
     conn.execute(insert(Snapshot).values(cluster_id=cluster.id, seq=item.version, state=blob,
                                          created_at=utcnow()))

@@ -26,7 +26,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.exc import OperationalError
@@ -38,11 +38,12 @@ from app.errors import (
     Conflict,
     IdempotencyKeyReused,
     Unprocessable,
+    WrongClusterKind,
     at_event,
 )
 from app.families.base import FamilyRegistry, NothingToDo
 from app.policies.errors import PolicyError
-from app.policies.protocol import FamilyEngine
+from app.policies.protocol import PolicyAdapter
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
 from app.service.log import logged_events
@@ -51,6 +52,7 @@ from app.store.models import Cluster, Event, utcnow
 
 log = logging.getLogger("headroom.events")
 T = TypeVar("T")
+C = TypeVar("C")
 
 # Most single events one transaction decides per cluster; the rest wait for the next one.
 MAX_GROUP = 256
@@ -302,13 +304,13 @@ def _decide_group(ctx: ServiceContext, conn: Connection, cluster: ClusterRow,
                 request = _semantic(p.event)
                 try:
                     if time is not None:  # the log keeps the prepared request, for replay
-                        prepared = time.prepare(item.engine, cluster.created_at, request)
+                        prepared = time.prepare(item.adapter, cluster.created_at, request)
                         if isinstance(prepared, NothingToDo):  # changes nothing: not logged
                             p.answer = {**prepared.decision.to_dict(), "event_seq": None,
                                         "replayed": False, "dry_run": False}
                             continue
                         request = prepared
-                    response = item.engine.apply(request).to_dict()
+                    response = item.adapter.apply(request).to_dict()
                     # The bytes this answer will be sent as, and the text the log stores
                     # (app/store/db.py): an answer that has none (NaN, a lone surrogate) is a
                     # bug in the engine or a hole in the input checks, and fails here, alone,
@@ -369,20 +371,27 @@ def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict
         cluster = lock_cluster(conn, ctx.families, cluster_id)
         item = ctx.engines.checkout(conn, cluster)
         try:
-            response = item.engine.dry_run(_semantic(event)).to_dict()
+            response = item.adapter.dry_run(_semantic(event)).to_dict()
         finally:
             ctx.engines.checkin(cluster_id, item)
         tx.rollback()
     return {**response, "event_seq": None, "replayed": False, "dry_run": True}
 
 
-def read_engine(ctx: ServiceContext, cluster_id: str,
-                reader: Callable[[FamilyEngine[Any], ClusterRow], T]) -> T:
-    """Run ``reader(engine, cluster)`` on the engine at the committed version (no row lock)."""
+def read_adapter(ctx: ServiceContext, cluster_id: str,
+                 reader: Callable[[C, ClusterRow], T],
+                 capability: type[C] = PolicyAdapter) -> T:  # type: ignore[assignment]
+    """Run ``reader(adapter, cluster)`` on the cluster's adapter at the committed version (no
+    row lock). ``capability``: what ``reader`` needs of the adapter; a cluster whose family
+    lacks it is refused (``wrong_cluster_kind``) before its engine is loaded."""
     with ctx.groups.exclusive(cluster_id), ctx.db.begin() as conn:
         cluster = lock_cluster(conn, ctx.families, cluster_id, lock=False)
+        if not cluster.family.has(capability):
+            raise WrongClusterKind(f"{cluster_id!r} is a {cluster.policy_kind} cluster "
+                                   f"({cluster.family.name}), which has no "
+                                   f"{capability.__name__}")
         item = ctx.engines.checkout(conn, cluster)
         try:
-            return reader(item.engine, cluster)
+            return reader(cast(C, item.adapter), cluster)
         finally:
             ctx.engines.checkin(cluster_id, item)

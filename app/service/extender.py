@@ -24,12 +24,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from app.errors import Conflict
+from app.families.base import Family
 from app.kubernetes.apiserver import ApiServer, ApiServerError
 from app.kubernetes.mapping import NoJobType, job_type_for, requests_of
 from app.kubernetes.objects import Pod
+from app.policies.capabilities import RunsJobs, TracksJobs
 from app.policies.model import ClusterModel
+from app.policies.placement import PlacementAdapter
 from app.service.context import ServiceContext
-from app.service.events import read_engine, submit_event
+from app.service.engines import ClusterRow
+from app.service.events import read_adapter, submit_event
 
 log = logging.getLogger("headroom.kubernetes")
 
@@ -89,20 +93,21 @@ def _split_nodes(model: ClusterModel, nodes: list[str], verdict: Verdict) -> lis
     return known
 
 
-def _placement_verdict(engine: Any, kind: str, pod: PodRef, nodes: list[str]) -> Verdict:
-    inner = engine.engine
-    model: ClusterModel = inner.model
+def _placement_verdict(adapter: PlacementAdapter, kind: str, pod: PodRef, nodes: list[str]
+                       ) -> Verdict:
+    model = adapter.model
     job_type = job_type_for(model, pod.requests)
     if isinstance(job_type, NoJobType):
         return _no_type_verdict(nodes, job_type)
     verdict = Verdict()
     known = _split_nodes(model, nodes, verdict)
-    if pod.uid in inner.jobs:  # already committed by a bind whose API call failed: keep it
-        decision = {"decision": "placed", "server_id": model.server_ids[inner.jobs[pod.uid][0]],
-                    "reason": "already_placed", "details": {}}
+    held = adapter.server_of(pod.uid)
+    if held is not None:  # already committed by a bind whose API call failed: keep it
+        decision = {"decision": "placed", "server_id": held, "reason": "already_placed",
+                    "details": {}}
     else:
-        decision = engine.dry_run({"kind": "arrival", "job_id": pod.uid,
-                                   "job_type": job_type}).to_dict()
+        decision = adapter.dry_run({"kind": "arrival", "job_id": pod.uid,
+                                    "job_type": job_type}).to_dict()
     chosen = decision["server_id"] if decision["decision"] == "placed" else None
     verdict.chosen = chosen
     if chosen is None:
@@ -112,10 +117,8 @@ def _placement_verdict(engine: Any, kind: str, pod: PodRef, nodes: list[str]) ->
         target.update({n: f"headroom: {decision['decision']} {job_type} pod: "
                           f"{_message(decision)}" for n in known})
         return verdict
-    demand = model.job_types[model.type_index(job_type)].demand
     for n in known:
-        s = model.server_numbers[n]
-        fits = model.fits(inner.used[s], demand, model.capacity(s))
+        fits = adapter.fits(n, job_type)
         if n == chosen or (kind != "dra" and fits):
             verdict.passing.append(n)
         elif fits:
@@ -148,32 +151,34 @@ def _queue_verdict(job: Mapping[str, Any], nodes: list[str], model: ClusterModel
 
 def _model_and_type(ctx: ServiceContext, cluster_id: str, pod: PodRef
                     ) -> tuple[ClusterModel, str | NoJobType]:
-    def read(engine: Any, _cluster: Any) -> tuple[ClusterModel, str | NoJobType]:
+    def read(adapter: RunsJobs, _cluster: ClusterRow) -> tuple[ClusterModel, str | NoJobType]:
         # Queues keep time, and so does a DRA migration budget: on the clients' clock every
         # event must carry ``at``, which kube-scheduler never sends. (None: no time kept.)
-        if getattr(engine, "clock", None) not in (None, "wall"):
+        if adapter.clock not in (None, "wall"):
             raise Conflict("a cluster on the client clock cannot be driven by kube-scheduler "
                            "(it sends no time); declare its clock as wall")
-        return engine.engine.model, job_type_for(engine.engine.model, pod.requests)
-    return read_engine(ctx, cluster_id, read)
+        return adapter.model, job_type_for(adapter.model, pod.requests)
+    return read_adapter(ctx, cluster_id, read, RunsJobs)
 
 
 def _queued_job(ctx: ServiceContext, cluster_id: str, pod: PodRef, job_type: str
                 ) -> dict[str, Any]:
     submit_event(ctx, cluster_id, {"kind": "arrival", "event_id": pod.uid, "job_id": pod.uid,
                                    "job_type": job_type})
-    return read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(pod.uid))
+    return read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(pod.uid), TracksJobs)
 
 
-def filter_nodes(ctx: ServiceContext, cluster_id: str, family: str, pod: PodRef,
+def filter_nodes(ctx: ServiceContext, cluster_id: str, family: Family[Any], pod: PodRef,
                  nodes: list[str]) -> Verdict:
-    if family == "queues":
+    """``family``: the cluster's. A cluster that tracks its jobs (a queue) holds the pod until
+    it starts it; any other places it at once."""
+    if family.has(TracksJobs):
         model, job_type = _model_and_type(ctx, cluster_id, pod)
         if isinstance(job_type, NoJobType):
             return _no_type_verdict(nodes, job_type)
         return _queue_verdict(_queued_job(ctx, cluster_id, pod, job_type), nodes, model)
-    return read_engine(ctx, cluster_id, lambda engine, cluster: _placement_verdict(
-        engine, cluster.policy_kind, pod, nodes))
+    return read_adapter(ctx, cluster_id, lambda adapter, cluster: _placement_verdict(
+        adapter, cluster.policy_kind, pod, nodes), PlacementAdapter)
 
 
 def _unreadable(exc: ValidationError) -> str:
@@ -193,13 +198,14 @@ class Binding:
     node: str
 
 
-def bind_pod(ctx: ServiceContext, cluster_id: str, family: str, binding: Binding,
+def bind_pod(ctx: ServiceContext, cluster_id: str, family: Family[Any], binding: Binding,
              api: ApiServer) -> str:
     """Commit and bind; the ExtenderBindingResult's ``Error`` ("" when bound)."""
     uid, ns, name, node = binding.uid, binding.namespace, binding.name, binding.node
     try:
-        if family == "queues":
-            job = read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(uid))
+        if family.has(TracksJobs):
+            job = read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(uid),
+                               TracksJobs)
             if job["status"] != "running":
                 return f"headroom: job {uid} is {job['status']}, not started; not bound"
             server = job["server_id"]

@@ -30,7 +30,7 @@ from sqlalchemy import text
 from app.api.middleware import RequestContextMiddleware
 from app.api.schemas.common import CLIENT_ID_PATTERN, NAME_PATTERN
 from app.metrics import Metrics
-from app.policies.placement import PlacementFamily
+from app.policies.placement import PlacementAdapter
 from app.service.engines import DELIVERY_KEYS
 from app.service.log import list_events
 from tests.conftest import admin_client
@@ -449,13 +449,13 @@ def test_an_answer_that_cannot_be_sent_is_never_logged(app, monkeypatch, value):
     """Defence behind the strict reading: an engine answer the API could not encode fails
     before the commit, so it is neither logged nor applied, and the next event is decided as
     if it had never been sent."""
-    real = PlacementFamily.apply
+    real = PlacementAdapter.apply
 
     def apply(self, event):  # noqa: ANN001, ANN202
         out = real(self, event)
         return _Unsendable(out, value) if event["job_id"] == "bad" else out
 
-    monkeypatch.setattr(PlacementFamily, "apply", apply)
+    monkeypatch.setattr(PlacementAdapter, "apply", apply)
     with admin_client(app, raise_server_exceptions=False) as c:
         cid = c.post("/v1/clusters", json=cluster_spec(servers=1)).json()["id"]
         url = f"/v1/clusters/{cid}"

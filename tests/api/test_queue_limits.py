@@ -8,10 +8,10 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import update
 
+from app.families.clocks import MAX_WALL_TICKS_PER_SECOND
 from app.main import create_app
 from app.policies.rms.rms import RmsScheduler
-from app.service.clock import MAX_WALL_TICKS_PER_SECOND, TICK_BUDGET_PER_PASS
-from app.service.ticker import TickLoop
+from app.service.ticker import TICK_BUDGET_PER_PASS, TickLoop
 from app.store.models import Cluster
 from tests.api.test_queues import TYPES, arrive, create, queue_spec
 from tests.conftest import admin_client, make_settings

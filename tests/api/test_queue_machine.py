@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from app.main import create_app
-from app.policies.rms.family import QueueFamily
+from app.policies.rms.family import QueueAdapter
 from app.store.migrate import upgrade
 from tests.conftest import admin_client, make_settings
 from tests.helpers import cluster_spec
@@ -73,7 +73,7 @@ class QueueServiceMachine(RuleBasedStateMachine):
             policy=policy, server_pools=POOLS, job_types=TYPES, seed=seed))
         assert r.status_code == 201, r.text
         cluster = r.json()
-        self.cid, self.twin = cluster["id"], QueueFamily.build(cluster).engine
+        self.cid, self.twin = cluster["id"], QueueAdapter.build(cluster).engine
 
     # ---- events ---------------------------------------------------------------------------
 

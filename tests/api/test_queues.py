@@ -14,7 +14,7 @@ from sqlalchemy import update
 from app.api.schemas.clusters import ClusterCreate
 from app.policies.rms import make_scheduler
 from app.policies.model import cluster_model
-from app.policies.rms.family import QueueFamily
+from app.policies.rms.family import QueueAdapter
 from app.service.ticker import wall_clock_clusters
 from app.store.models import Cluster
 from tests.conftest import admin_client, make_settings
@@ -104,7 +104,7 @@ def test_the_api_decides_exactly_what_the_engine_decides(db_url):
                   "sampling": "bf", "clock_rate": {"two": 2.0, "five": 4.0}}
         cluster = create(c0, policy)
         cid = cluster["id"]
-        twin = QueueFamily.build(cluster).engine  # the view holds the declaration with its defaults
+        twin = QueueAdapter.build(cluster).engine  # the view holds the declaration with its defaults
         rng = random.Random(5)
         running: list[str] = []
         withdrawals = 0
@@ -318,7 +318,7 @@ def test_service_builds_the_engine_the_simulator_builds():
     # The twin used above is built the way the service builds engines.
     spec = ClusterCreate.model_validate(queue_spec({"kind": "rms", "clock": "client"})
                                         ).model_dump(mode="json")
-    eng = QueueFamily.build(spec).engine
+    eng = QueueAdapter.build(spec).engine
     ref = make_scheduler("rms", cluster_model(spec), {}, np.random.default_rng(11))
     assert eng.to_state() == ref.to_state()
 

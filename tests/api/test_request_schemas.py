@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import update
 
 from app.main import create_app
-from app.policies.thor.family import ReservationFamily
+from app.policies.thor.family import ReservationAdapter
 from app.store.models import Cluster
 from tests.api.test_fuzz_extremes import Schemas
 from tests.conftest import admin_client
@@ -168,7 +168,7 @@ def test_defaults_are_the_engines_and_nothing_unwritten_is_stored(client):
     assert r.json()["policy"] == {"kind": "quantile_tracking",
                                   "params": {"estimator": {"level_weight": 0.3}}}
     stored = client.get(f"/v1/reservations/{r.json()['id']}").json()
-    engine = ReservationFamily.build(stored).engine
+    engine = ReservationAdapter.build(stored).engine
     assert engine.params.estimator.tail_factor == 1.0
     assert engine.params.estimator.level_weight == 0.3
     bare = client.post("/v1/reservations", json={"name": "t", "resources": RESOURCES,

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from app.main import create_app
-from app.policies.placement import PlacementFamily
+from app.policies.placement import PlacementAdapter
 from app.service import events
 from app.store.models import Event
 from tests.conftest import admin_client, make_settings
@@ -91,7 +91,7 @@ def test_queued_events_of_several_clusters_share_one_transaction(db_url, monkeyp
 
 
 def test_a_crash_or_a_deleted_cluster_fails_only_its_own_events(db_url, monkeypatch):
-    real_apply = PlacementFamily.apply
+    real_apply = PlacementAdapter.apply
 
     def apply(self, event):
         out = real_apply(self, event)  # half-done, then a bug
@@ -99,7 +99,7 @@ def test_a_crash_or_a_deleted_cluster_fails_only_its_own_events(db_url, monkeypa
             raise OverflowError("engine bug")
         return out
 
-    monkeypatch.setattr(PlacementFamily, "apply", apply)
+    monkeypatch.setattr(PlacementAdapter, "apply", apply)
     app = make_app(db_url)
     a, b, gone = _clusters(app, 3)
     with admin_client(app) as c:

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from app.main import create_app
 from app.service import events
 from app.service.engines import DELIVERY_KEYS
-from app.policies.placement import PlacementFamily
+from app.policies.placement import PlacementAdapter
 from app.store.models import Event
 from tests.conftest import admin_client, make_settings
 from tests.helpers import cluster_spec
@@ -44,7 +44,7 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch, how):
     fails; the others queued in the same group, a replay of a logged event and the poisoned
     event's retry in the same group get their normal answers, the log holds exactly the others,
     and a fresh process rebuilds the same state."""
-    real_apply = PlacementFamily.apply
+    real_apply = PlacementAdapter.apply
     expected = OverflowError if how == "raises" else ValueError
 
     def apply(self, event):
@@ -55,7 +55,7 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch, how):
             return _Unsendable(out, float("inf") if how == "answers_infinity" else "\udc80")
         return out
 
-    monkeypatch.setattr(PlacementFamily, "apply", apply)
+    monkeypatch.setattr(PlacementAdapter, "apply", apply)
     settings = make_settings(db_url)
     app = create_app(settings, configure_logs=False)
     ctx = app.state.ctx
@@ -113,7 +113,7 @@ def test_a_crashing_event_does_not_fail_its_group(db_url, monkeypatch, how):
 
 @pytest.mark.parametrize("where", ["first", "last"])
 def test_a_batch_with_a_crashing_event_fails_whole(db_url, monkeypatch, where):
-    real_apply = PlacementFamily.apply
+    real_apply = PlacementAdapter.apply
 
     def apply(self, event):
         out = real_apply(self, event)
@@ -121,7 +121,7 @@ def test_a_batch_with_a_crashing_event_fails_whole(db_url, monkeypatch, where):
             raise OverflowError("engine bug")
         return out
 
-    monkeypatch.setattr(PlacementFamily, "apply", apply)
+    monkeypatch.setattr(PlacementAdapter, "apply", apply)
     app = create_app(make_settings(db_url), configure_logs=False)
     with admin_client(app) as c:
         cid = c.post("/v1/clusters", json=cluster_spec(servers=3)).json()["id"]

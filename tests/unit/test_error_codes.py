@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.errors import CODES, HeadroomError, markdown
+from app.errors import BUILT_IN as CODES, HeadroomError, markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 

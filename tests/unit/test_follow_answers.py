@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from app.policies.base import PlacementEngine
 from app.policies.model import ClusterModel, JobType, ServerPool
-from app.policies.placement import PlacementFamily
+from app.policies.placement import PlacementAdapter
 from app.policies.registry import PLACEMENT_ENGINES
 from tests.unit.test_placement_invariants import clusters
 
@@ -22,10 +22,10 @@ STEPS = st.lists(st.tuples(st.booleans(), st.integers(0, 10), st.integers(0, 10)
                  max_size=60)
 
 
-def _pair(kind: str, model) -> tuple[PlacementFamily, PlacementFamily]:
+def _pair(kind: str, model) -> tuple[PlacementAdapter, PlacementAdapter]:
     cls = PLACEMENT_ENGINES[kind]
-    return (PlacementFamily(cls(model, None, np.random.default_rng(1))),
-            PlacementFamily(cls(model, None, np.random.default_rng(1))))
+    return (PlacementAdapter(cls(model, None, np.random.default_rng(1))),
+            PlacementAdapter(cls(model, None, np.random.default_rng(1))))
 
 
 def test_the_fit_baselines_follow_and_the_random_ones_do_not():
@@ -78,7 +78,7 @@ def test_an_engine_that_cannot_follow_says_so_and_changes_nothing():
                          job_types=(JobType("t", (0.5,), 1.0),))
     engine: PlacementEngine = PLACEMENT_ENGINES["power_of_d"](model, None,
                                                                np.random.default_rng(3))
-    family = PlacementFamily(engine)
+    family = PlacementAdapter(engine)
     before = family.to_state()
     assert family.follow({"kind": "arrival", "job_id": "a", "job_type": "t"},
                          {"decision": "placed", "server_id": model.server_ids[0]}) is False

@@ -23,7 +23,7 @@ from app.policies.base import DuplicateJob, Placement, PlacementEngine, UnknownJ
 from app.policies.best_fit import BestFit
 from app.policies.first_fit import FirstFit
 from app.policies.model import FIT_TOLERANCE, ClusterModel, JobType, ServerPool
-from app.policies.placement import PlacementFamily
+from app.policies.placement import PlacementAdapter
 from app.policies.power_of_d import PowerOfD
 from tests.helpers import check_state_view
 
@@ -237,7 +237,7 @@ class PlacementMachine(RuleBasedStateMachine):
     @invariant()
     def held_jobs_are_the_running_ones(self) -> None:
         m = self.model
-        family = PlacementFamily(self.engine)
+        family = PlacementAdapter(self.engine)
         held, total = family.held_jobs(None, len(self.running) + 1)
         assert [h["job_id"] for h in held] == sorted(self.running) and total == len(self.running)
         # Two at a time after each id in turn: the same order, cut where asked.

@@ -1,7 +1,13 @@
-"""/v1/clusters: declare, read, list and delete clusters; read their log and state."""
+"""/v1/clusters: declare, read, list and delete clusters; read their log and state.
+
+Two routes depend on the families an application serves: what a declaration body may be, and
+what ``/state`` answers (the union of those families' models). ``router_for`` adds them for a
+registry to the routes that do not."""
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
@@ -27,31 +33,61 @@ from app.api.schemas.common import CLIENT_ID_PATTERN, NAME_PATTERN
 from app.api.schemas.events import DecisionSummary, EventPage
 from app.api.schemas.state import ServerView
 from app.errors import Unprocessable
-from app.families.placement import PLACEMENT
-from app.families.registry import REGISTRY, create_body, state_view
+from app.families.base import FamilyRegistry
+from app.policies.capabilities import HasServers
 from app.policies.errors import build_declared
+from app.policies.protocol import PolicyAdapter
 from app.service import clusters as service
-from app.service.events import read_engine
+from app.service.engines import ClusterRow
+from app.service.events import read_adapter
 from app.service.log import LogFilter, decision_summary, list_events
 
-router = APIRouter(prefix="/v1/clusters", tags=["clusters"], responses=responses(401, 403))
+PREFIX, TAGS = "/v1/clusters", ["clusters"]
+router = APIRouter(prefix=PREFIX, tags=TAGS, responses=responses(401, 403))
 BODY = responses(400, 413, 422)
-
-# Every family declared under /v1/clusters: what its routes below serve, and what its create
-# body is (told apart by policy.kind).
-CLUSTER_FAMILIES = REGISTRY.in_collection("clusters")
-AnyClusterCreate = create_body(REGISTRY, "clusters")
-# What /state answers, by policy kind: documented, not re-validated on the way out (the engines'
-# views are returned as they are; tests/api/test_state_views.py holds them to the models).
-ClusterState = state_view(REGISTRY, "clusters")
+# The routes here serve every family whose clusters are created under /v1/clusters.
+CLUSTERS = "clusters"
 # Decisions and reason codes are lower-case identifiers (placed, no_server_fits, ...).
 CODE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
 
-@router.post("", status_code=status.HTTP_201_CREATED, response_model=ClusterOut,
-             operation_id="createCluster", summary="Declare a cluster",
-             responses={**BODY, **responses(409)})
-def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
+def router_for(registry: FamilyRegistry) -> APIRouter:
+    """The /v1/clusters routes serving ``registry``'s families of the collection."""
+    own = APIRouter(responses=router.responses)
+    create = _typed(create_cluster, body=registry.create_body(CLUSTERS))
+    own.add_api_route(PREFIX, create, methods=["POST"], tags=TAGS,
+                      status_code=status.HTTP_201_CREATED,
+                      response_model=ClusterOut, operation_id="createCluster",
+                      summary="Declare a cluster", responses={**BODY, **responses(409)})
+    own.include_router(router)
+    # What /state answers, by policy kind: documented, not re-validated on the way out (the
+    # engines' views are returned as they are; tests/api/test_state_views.py holds them to
+    # the models).
+    own.add_api_route(PREFIX + "/{cluster_id}/state", state, methods=["GET"], tags=TAGS,
+                      operation_id="getClusterState", response_model=None,
+                      summary="What the policy engine holds now",
+                      responses={200: {"model": registry.state_view(CLUSTERS),
+                                       "description": "The engine's view, by its policy kind"},
+                                 **responses(404, 409)})
+    return own
+
+
+def _typed(endpoint: Callable[..., Any], **annotations: Any) -> Callable[..., Any]:
+    """``endpoint`` with some parameters' annotations replaced, for a model built at run
+    time: FastAPI reads a parameter's model from its annotation."""
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return endpoint(*args, **kwargs)
+
+    signature = inspect.signature(endpoint, eval_str=True)
+    call.__signature__ = signature.replace(parameters=[  # type: ignore[attr-defined]
+        p.replace(annotation=annotations.get(p.name, p.annotation))
+        for p in signature.parameters.values()])
+    call.__name__ = endpoint.__name__
+    return call
+
+
+# Served by router_for, which annotates ``body`` with the registry's create body.
+def create_cluster(body: Any, ctx: Ctx,
                    principal: Auth, response: Response,
                    sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
@@ -69,7 +105,13 @@ def create_cluster(body: AnyClusterCreate, ctx: Ctx,  # type: ignore[valid-type]
     response.headers["ETag"] = f'"{view["generation"]}"'
     if replayed:
         response.headers["Idempotent-Replayed"] = "true"
-    return view
+    return _with_family(ctx, view)
+
+
+def _with_family(ctx: Ctx, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with its family's name, as its kind's declaration says now (a stored answer
+    replayed to a retry gets it too)."""
+    return {**view, "family": ctx.families.family_for(view["policy"]["kind"]).name}
 
 
 @router.get("", response_model=ClusterPage, operation_id="listClusters",
@@ -84,17 +126,17 @@ def list_clusters(ctx: Ctx, principal: Auth,
     owner = None if ctx.settings.auth_disabled else principal.owner
     items, nxt = service.list_clusters(ctx, owner, limit, cursor, ctx.families.kinds("clusters"),
                                        name=name)
-    return {"items": items, "next_cursor": nxt}
+    return {"items": [_with_family(ctx, v) for v in items], "next_cursor": nxt}
 
 
 @router.get("/{cluster_id}", response_model=ClusterOut, operation_id="getCluster",
             summary="Read a cluster's declaration", responses=responses(404, 409))
 def get_cluster(cluster_id: str, ctx: Ctx, principal: Auth, response: Response,
                 request: Request) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
+    require_cluster(request, principal, cluster_id, "read", CLUSTERS)
     view = service.get_cluster(ctx, cluster_id)
     response.headers["ETag"] = f'"{view["generation"]}"'
-    return view
+    return _with_family(ctx, view)
 
 
 @router.patch("/{cluster_id}", response_model=ClusterOut, operation_id="updateCluster",
@@ -104,10 +146,10 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
                    response: Response, request: Request,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None
                    ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "admin", CLUSTER_FAMILIES)
+    require_cluster(request, principal, cluster_id, "admin", CLUSTERS)
     view = service.rename_cluster(ctx, cluster_id, body.name, if_match_generation(if_match))
     response.headers["ETag"] = f'"{view["generation"]}"'
-    return view
+    return _with_family(ctx, view)
 
 
 @router.delete("/{cluster_id}", status_code=status.HTTP_204_NO_CONTENT,
@@ -115,7 +157,7 @@ def update_cluster(cluster_id: str, body: ClusterUpdate, ctx: Ctx, principal: Au
                responses=responses(404, 409, 412, 422, 503))
 def delete_cluster(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
                    if_match: Annotated[str | None, Header(alias="If-Match")] = None) -> Response:
-    require_cluster(request, principal, cluster_id, "admin", CLUSTER_FAMILIES)
+    require_cluster(request, principal, cluster_id, "admin", CLUSTERS)
     service.delete_cluster(ctx, cluster_id, if_match_generation(if_match))
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
@@ -140,7 +182,7 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
                pattern=CLIENT_ID_PATTERN,
                description="Only events about this job (or deployment).")] = None
            ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
+    require_cluster(request, principal, cluster_id, "read", CLUSTERS)
     where = LogFilter(decision=decision, reason=reason, job=job_id)
     items, nxt = list_events(ctx, cluster_id, limit, int(cursor) if cursor else 0, where,
                              newest_first=order == "desc")
@@ -153,22 +195,18 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
             responses=responses(404, 409, 422))
 def decisions(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
               window: Annotated[int, Query(ge=1, le=10_000)] = 500) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
+    require_cluster(request, principal, cluster_id, "read", CLUSTERS)
     return decision_summary(ctx, cluster_id, window)
 
 
-@router.get("/{cluster_id}/state", operation_id="getClusterState", response_model=None,
-            summary="What the policy engine holds now",
-            responses={200: {"model": ClusterState, "description": "The engine's view, by its "
-                             "policy kind"}, **responses(404, 409)})
 def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read", CLUSTER_FAMILIES)
+    require_cluster(request, principal, cluster_id, "read", CLUSTERS)
 
-    def reader(engine: Any, cluster: Any) -> dict[str, Any]:
+    def reader(adapter: PolicyAdapter[Any], cluster: ClusterRow) -> dict[str, Any]:
         return {"cluster_id": cluster.id, "version": cluster.version,
-                **cluster.family.describe(engine, cluster.created_at)}
+                **cluster.family.describe(adapter, cluster.created_at)}
 
-    return read_engine(ctx, cluster_id, reader)
+    return read_adapter(ctx, cluster_id, reader)
 
 
 @router.get("/{cluster_id}/servers", response_model=ServerPage, operation_id="listServers",
@@ -178,18 +216,18 @@ def servers(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
             limit: Annotated[int, Query(ge=1, le=1000)] = 500,
             cursor: Annotated[str | None, Query(pattern=r"^[0-9]{1,9}$")] = None
             ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read", (PLACEMENT,))
+    require_cluster(request, principal, cluster_id, "read", CLUSTERS, HasServers)
     start = int(cursor) if cursor else 0
 
-    def reader(engine: Any, _cluster: Any) -> dict[str, Any]:
-        ids = engine.engine.model.server_ids
-        items = [_server_summary(engine.engine.server_view(sid))
+    def reader(adapter: HasServers, _cluster: ClusterRow) -> dict[str, Any]:
+        ids = adapter.model.server_ids
+        items = [_server_summary(adapter.server_view(sid))
                  for sid in ids[start:start + limit]]
         more = start + limit < len(ids)
         return {"items": items, "total": len(ids),
                 "next_cursor": str(start + limit) if more else None}
 
-    return read_engine(ctx, cluster_id, reader)
+    return read_adapter(ctx, cluster_id, reader, HasServers)
 
 
 def _server_summary(view: dict[str, Any]) -> dict[str, Any]:
@@ -205,5 +243,6 @@ def _server_summary(view: dict[str, Any]) -> dict[str, Any]:
             responses={200: {"model": ServerView, "description": "The server"}, **responses(404, 409)})
 def server(cluster_id: str, server_id: str, ctx: Ctx, principal: Auth, request: Request
            ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read", (PLACEMENT,))
-    return read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.server_view(server_id))
+    require_cluster(request, principal, cluster_id, "read", CLUSTERS, HasServers)
+    return read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.server_view(server_id),
+                        HasServers)

@@ -27,7 +27,8 @@ from app.api.schemas.moments import (
     ScaleOutOut,
 )
 from app.api.schemas.state import DeploymentView
-from app.service.events import dry_run, read_engine, submit_event
+from app.policies.capabilities import HasDeployments
+from app.service.events import dry_run, read_adapter, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}/deployments", tags=["deployments"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -89,7 +90,7 @@ def shutdown(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, req
             responses={200: {"model": DeploymentView, "description": "The deployment"}})
 def view(cluster_id: str, deployment_id: str, ctx: Ctx, principal: Auth, request: Request
          ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read")
-    return read_engine(ctx, cluster_id,
-                       lambda engine, _c: engine.engine.deployment_view(deployment_id))
+    require_cluster(request, principal, cluster_id, "read", capability=HasDeployments)
+    return read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.deployment_view(deployment_id),
+                        HasDeployments)
 

@@ -63,10 +63,12 @@ SentBody = Annotated[Any, Depends(get_sent_body)]
 
 
 def require_cluster(request: Request, principal: Principal, cluster_id: str, scope: str,
-                    families: tuple[Family[Any], ...] | None = None) -> Family[Any]:
+                    collection: str | None = None, capability: type | None = None
+                    ) -> Family[Any]:
     """The cluster's family, once the key may use ``scope`` on it and the route serves its
-    family: the families whose declared routers hold this route, or ``families`` for the
-    collection's own routes. No such cluster or stream, or another owner's: 404
+    family: the families whose declared routers hold this route, or every family of
+    ``collection`` for the collection's own routes; with ``capability``, only those of them
+    whose adapter has it (``Family.has``). No such cluster or stream, or another owner's: 404
     ``cluster_not_found``, the same answer for both. The owner's own cluster: 403 without the
     scope (or outside a write key's limit), and 409 ``wrong_cluster_kind`` naming its kind and
     routes when the route does not serve it; both come after the owner check, so neither is
@@ -79,9 +81,9 @@ def require_cluster(request: Request, principal: Principal, cluster_id: str, sco
     if not ctx.settings.auth_disabled:
         principal.require_cluster(scope, owner, cluster_id)
     family = ctx.families.family_for(kind)
-    served = families if families is not None else \
+    served = ctx.families.in_collection(collection) if collection is not None else \
         ctx.families.serving(request.scope["endpoint"])
-    if family not in served:
+    if family not in served or (capability is not None and not family.has(capability)):
         routes = ctx.families.routes_of(family)
         raise WrongClusterKind(
             f"{cluster_id!r} is a {kind} cluster ({family.name}), which this route does not "

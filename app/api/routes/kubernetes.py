@@ -60,7 +60,7 @@ def _verdict(request: Request, principal: Principal, cluster_id: str, args: Exte
         raise Unprocessable("ExtenderArgs carries neither Nodes nor NodeNames",
                             errors=[{"field": "Nodes", "message": "Nodes or NodeNames required"}])
     pod = extender.PodRef.of(args.Pod)
-    return extender.filter_nodes(request.app.state.ctx, cluster_id, family.name, pod, nodes), \
+    return extender.filter_nodes(request.app.state.ctx, cluster_id, family, pod, nodes), \
         nodes
 
 
@@ -95,7 +95,7 @@ def _bind(request: Request, principal: Principal, cluster_id: str, args: Extende
           ) -> dict[str, str]:
     family = require_cluster(request, principal, cluster_id, "write")
     binding = extender.Binding(args.PodUID, args.PodNamespace, args.PodName, args.Node)
-    error = extender.bind_pod(request.app.state.ctx, cluster_id, family.name, binding,
+    error = extender.bind_pod(request.app.state.ctx, cluster_id, family, binding,
                               api_server(request))
     return {"Error": error}
 

@@ -34,7 +34,9 @@ from app.api.schemas.events import (
 )
 from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
-from app.service.events import apply_batch, dry_run, read_engine, submit_event
+from app.policies.capabilities import HoldsJobs
+from app.service.engines import ClusterRow
+from app.service.events import apply_batch, dry_run, read_adapter, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -97,14 +99,14 @@ def jobs(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
              pattern=CLIENT_ID_PATTERN,  # any id a job was ever given (older ones had "/")
              description="The previous page's next_cursor: jobs whose id sorts after it")] = None
          ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read")
+    require_cluster(request, principal, cluster_id, "read", capability=HoldsJobs)
 
-    def reader(engine: Any, _cluster: Any) -> dict[str, Any]:
+    def reader(adapter: HoldsJobs, _cluster: ClusterRow) -> dict[str, Any]:
         # A cursor is a job id, not an offset, so a job that arrives or departs between two
         # pages moves no other job from one page to the next.
-        page, total = engine.held_jobs(cursor, limit + 1)
+        page, total = adapter.held_jobs(cursor, limit + 1)
         more = len(page) > limit
         return {"items": page[:limit], "total": total,
                 "next_cursor": page[limit - 1]["job_id"] if more else None}
 
-    return read_engine(ctx, cluster_id, reader)
+    return read_adapter(ctx, cluster_id, reader, HoldsJobs)

@@ -16,7 +16,8 @@ from app.api.problems import responses
 from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.common import SegmentId
 from app.api.schemas.queues import JobOut, TickIn, TickOut
-from app.service.events import read_engine, submit_event
+from app.policies.capabilities import TracksJobs
+from app.service.events import read_adapter, submit_event
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["queues"],
                    responses=responses(401, 403, 404, 409))
@@ -38,5 +39,6 @@ def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth, request: Requ
             operation_id="getJob", summary="Where a job is: queued, running or finished")
 def job(cluster_id: str, job_id: SegmentId, ctx: Ctx, principal: Auth, request: Request
         ) -> dict[str, Any]:
-    require_cluster(request, principal, cluster_id, "read")
-    return read_engine(ctx, cluster_id, lambda engine, _c: engine.engine.job_view(job_id))
+    require_cluster(request, principal, cluster_id, "read", capability=TracksJobs)
+    return read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(job_id),
+                        TracksJobs)

@@ -30,9 +30,9 @@ from app.api.schemas.reservations import (
     ReservationPage,
 )
 from app.policies.errors import build_declared
-from app.policies.thor.family import ReservationFamily
+from app.policies.thor.family import ReservationAdapter
 from app.service import clusters as service
-from app.service.events import read_engine, submit_event
+from app.service.events import read_adapter, submit_event
 from app.service.hindsight import hindsight
 from app.service.log import list_events
 from app.store.models import Cluster, as_utc
@@ -64,7 +64,7 @@ def create(body: ReservationCreate, ctx: Ctx, principal: Auth, response: Respons
            sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
     principal.require("admin")
     spec = body.model_dump(mode="json")
-    build_declared(ReservationFamily.build, spec, _declared_field)  # the policy's own checks
+    build_declared(ReservationAdapter.build, spec, _declared_field)  # the policy's own checks
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
                                            sent=sent)
     response.headers["Location"] = f"/v1/reservations/{view['id']}"
@@ -94,7 +94,7 @@ def list_all(ctx: Ctx, principal: Auth, limit: Annotated[int, Query(ge=1, le=500
 def get(reservation_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[str, Any]:
     require_cluster(request, principal, reservation_id, "read")
     view = service.get_cluster(ctx, reservation_id, reservation_view)
-    view["state"] = read_engine(ctx, reservation_id, lambda engine, _c: engine.describe())
+    view["state"] = read_adapter(ctx, reservation_id, lambda engine, _c: engine.describe())
     return view
 
 

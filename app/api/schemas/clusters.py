@@ -7,10 +7,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
-from app.policies.first_fit import MAX_INDEX_ENTRIES
-
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
+from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
+from app.policies.best_fit import BestFit
+from app.policies.dra.engine import DRAEngine
+from app.policies.first_fit import MAX_INDEX_ENTRIES, FirstFit
+from app.policies.power_of_d import PowerOfD
 
 
 class ServerPoolIn(StrictModel):
@@ -28,15 +30,15 @@ class JobTypeIn(StrictModel):
 
 
 class FirstFitPolicy(StrictModel):
-    kind: Literal["first_fit"]
+    kind: Literal[FirstFit.kind]
 
 
 class BestFitPolicy(StrictModel):
-    kind: Literal["best_fit"]
+    kind: Literal[BestFit.kind]
 
 
 class PowerOfDPolicy(StrictModel):
-    kind: Literal["power_of_d"]
+    kind: Literal[PowerOfD.kind]
     d: int = Field(5, ge=1, le=1000, description="Servers sampled per arrival.")
     only_feasible: bool = Field(
         False, description="false: the least loaded sampled server, rejected if the job does "
@@ -80,7 +82,7 @@ class MigrationBudget(StrictModel):
 class DraPolicy(StrictModel):
     """Dynamic Reservation Algorithm (Psychas & Ghaderi, Algorithm 2)."""
 
-    kind: Literal["dra"]
+    kind: Literal[DRAEngine.kind]
     reservation: ReservationExponent | ReservationSlots = Field(
         default_factory=ReservationExponent,
         description="The reservation factor g(L): {\"b\": 0.5} or {\"slots\": n}.")
@@ -165,6 +167,8 @@ class ClusterOut(BaseModel):
     id: str
     owner: str = Field(description="The owner of the API key that declared it.")
     name: str
+    family: str = Field(description="The policy family of its kind (placement, queues, "
+                                    "moments): which routes serve the cluster.")
     policy: dict[str, Any]
     # Placement clusters:
     dimensions: list[str] | None = None

@@ -8,7 +8,8 @@ from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
 from app.policies.moments.declare import DeclarationError
-from app.policies.moments.family import MAX_CORES, MomentFamily
+from app.policies.moments.family import MAX_CORES, MomentAdapter
+from app.policies.moments.policies import POLICIES
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import OVERFLOW_SD_BY_DEFAULT
 
@@ -160,7 +161,7 @@ def _overflow_default_text() -> str:
 
 
 class MomentPolicy(StrictModel):
-    kind: Literal["threshold", "first_moment", "second_moment"] = Field(
+    kind: Literal[POLICIES] = Field(  # type: ignore[valid-type]
         description="The rule: threshold (the zeroth moment, active cores), first_moment, "
                     "second_moment. second_moment is the one to declare: in simulations of "
                     "the paper's model at τ = 1e-4 it kept τ (or met it at the point estimate) "
@@ -251,7 +252,7 @@ class MomentClusterCreate(StrictModel):
         request leaves out), or the reason it cannot stand."""
         p = self.policy
         try:
-            stored = MomentFamily.declare(self.capacity_cores, self.sla, p.model_dump(mode="json"))
+            stored = MomentAdapter.declare(self.capacity_cores, self.sla, p.model_dump(mode="json"))
         except DeclarationError as exc:
             raise ValueError(str(exc)) from exc
         p.cautious_growth, p.overflow_sd = stored["cautious_growth"], stored["overflow_sd"]

@@ -13,7 +13,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 from app.api.schemas.common import Delivery, Instant, StrictModel
-from app.service.clock import MAX_WALL_TICKS_PER_SECOND
+from app.families.clocks import MAX_WALL_TICKS_PER_SECOND
+from app.policies.rms import GREEDY
+from app.policies.rms.rms import RmsScheduler
 
 Rate = Annotated[float, Field(gt=0, le=1e9, allow_inf_nan=False)]
 
@@ -43,7 +45,7 @@ class RmsPolicy(QueueClock):
     """Randomized Multi-resource Scheduling, Algorithm 1 (centralized queues) with the §VI
     variants; ``routing`` switches to Algorithm 2 (a queue per server and type)."""
 
-    kind: Literal["rms"]
+    kind: Literal[RmsScheduler.kind]
     routing: Literal["central", "jsq", "po2"] = Field(
         "central", description="central: one queue per job type (Algorithm 1). jsq / po2: a "
         "queue per server and type, an arrival joins the shortest of all (JSQ) or of two "
@@ -103,7 +105,7 @@ class GreedyQueuePolicy(QueueClock):
     """Work-conserving baselines (§III): start an arrival at once if a server has room (chosen
     by the rule), otherwise queue it; a departure starts the waiting jobs that fit."""
 
-    kind: Literal["best_fit_queue", "first_fit_queue", "random_fit_queue"]
+    kind: Literal[tuple(GREEDY)]  # type: ignore[valid-type]
     order: Literal["fifo", "small_first", "large_first"] = Field(
         "fifo", description="Which waiting job a freed server takes first.")
 

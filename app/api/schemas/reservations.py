@@ -15,9 +15,14 @@ from app.policies.thor import (
     ThorParams,
     TrackingParams,
 )
-from app.policies.thor.baselines import PercentileParams
+from app.policies.thor.baselines import (
+    FollowTheLeader,
+    PercentileParams,
+    PercentileRecommender,
+)
+from app.policies.thor.engine import ThorStream
 from app.policies.thor.stream import MAX_VALUE
-from app.policies.thor.tracking import DEFAULT_ESTIMATOR
+from app.policies.thor.tracking import DEFAULT_ESTIMATOR, QuantileTrackingStream
 
 # THOR's envelope needs the (1-ε) quantile at or above the mean (paper §III-D): ε <= 1/2.
 Epsilon = Annotated[float, Field(ge=1e-6, le=0.5, allow_inf_nan=False,
@@ -136,26 +141,26 @@ class NoParams(StrictModel):
 
 
 class QuantileTrackingPolicy(StrictModel):
-    kind: Literal["quantile_tracking"] = Field(
-        "quantile_tracking", description="The default: holds the realised violation rate at "
+    kind: Literal[QuantileTrackingStream.kind] = Field(
+        QuantileTrackingStream.kind, description="The default: holds the realised violation rate at "
         "epsilon by feeding violations back.")
     params: QuantileTrackingParams = Field(default_factory=QuantileTrackingParams)
 
 
 class ThorPolicy(StrictModel):
-    kind: Literal["thor"] = Field(description="The paper's policy, whose queue holds its "
+    kind: Literal[ThorStream.kind] = Field(description="The paper's policy, whose queue holds its "
                                   "Gaussian model's violation probability at epsilon.")
     params: ThorPolicyParams = Field(default_factory=ThorPolicyParams)
 
 
 class FtlPolicy(StrictModel):
-    kind: Literal["ftl"] = Field(description="Follow-the-leader: the ε-feasible quantile of "
+    kind: Literal[FollowTheLeader.kind] = Field(description="Follow-the-leader: the ε-feasible quantile of "
                                  "all past demand.")
     params: NoParams = Field(default_factory=NoParams)
 
 
 class PercentilePolicy(StrictModel):
-    kind: Literal["percentile"] = Field(description="A VPA-style decaying histogram's "
+    kind: Literal[PercentileRecommender.kind] = Field(description="A VPA-style decaying histogram's "
                                         "percentile plus a margin.")
     params: PercentilePolicyParams = Field(default_factory=PercentilePolicyParams)
 

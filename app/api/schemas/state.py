@@ -15,6 +15,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas.moments import MigrateAnswer
+from app.policies.best_fit import BestFit
+from app.policies.dra.engine import DRAEngine
+from app.policies.first_fit import FirstFit
+from app.policies.moments.policies import POLICIES
+from app.policies.power_of_d import PowerOfD
+from app.policies.rms import GREEDY
+from app.policies.rms.rms import RmsScheduler
 
 PerType = dict[str, int]
 PerHorizon = dict[str, float | None]  # keyed by horizon label: "3y", "1y", "1mo", "1w", "24h"
@@ -38,13 +45,13 @@ class PlacementState(StateHeader):
 
 
 class FitState(PlacementState):
-    policy: Literal["first_fit", "best_fit"]
+    policy: Literal[FirstFit.kind, BestFit.kind]
     feasible_servers_per_type: PerType = Field(
         description="Servers with room for one more job of each type.")
 
 
 class PowerOfDState(PlacementState):
-    policy: Literal["power_of_d"]
+    policy: Literal[PowerOfD.kind]
     d: int
 
 
@@ -83,7 +90,7 @@ class ConfigurationSearch(View):
 
 
 class DraState(PlacementState):
-    policy: Literal["dra"]
+    policy: Literal[DRAEngine.kind]
     g: float = Field(description="Reserved slots g(L) the policy keeps.")
     istar: int
     migrations: Literal["on", "off_no_drain", "off_drain"]
@@ -117,7 +124,7 @@ class QueueState(StateHeader):
 
 
 class GreedyQueueState(QueueState):
-    policy: Literal["best_fit_queue", "first_fit_queue", "random_fit_queue"]
+    policy: Literal[tuple(GREEDY)]  # type: ignore[valid-type]
 
 
 class RmsVariant(View):
@@ -127,7 +134,7 @@ class RmsVariant(View):
 
 
 class RmsState(QueueState):
-    policy: Literal["rms"]
+    policy: Literal[RmsScheduler.kind]
     weights: dict[str, float]
     dummies: PerType = Field(description="Dummy jobs holding reserved room, per type.")
     clock_rates: dict[str, float] = Field(description="The Poisson clocks' rates, per type.")
@@ -217,7 +224,7 @@ class GridView(View):
 
 
 class MomentState(StateHeader):
-    policy: Literal["threshold", "first_moment", "second_moment"]
+    policy: Literal[POLICIES]  # type: ignore[valid-type]
     utilization_now: float
     safe: bool = Field(description="The rule holds now, without any arrival.")
     overflow_bound_per_horizon: PerHorizon | None

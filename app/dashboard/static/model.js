@@ -3,11 +3,9 @@
 
 import { get } from "./api.js";
 
+// The API names each cluster's family (placement, queues, moments, or a plug-in's).
 export function familyOf(cluster) {
-  const kind = cluster.policy && cluster.policy.kind;
-  if (cluster.capacity_cores !== null && cluster.capacity_cores !== undefined) return "moments";
-  if (kind === "rms" || /_queue$/.test(kind || "")) return "queues";
-  return "placement";
+  return cluster.family;
 }
 
 const cache = new Map();

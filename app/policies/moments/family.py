@@ -5,21 +5,22 @@ grant or deny each scale-out; release cores on scale-ins and shutdowns."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Self
+from typing import Any, Literal, Self
 
+from app.policies.capabilities import HasDeployments
 from app.policies.errors import NoDryRun, PolicyError
 from app.policies.moments.declare import declare
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.options import from_declaration
 from app.policies.moments.policies import POLICIES
-from app.policies.protocol import Answer, Event, FamilyEngine, Spec
+from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec
 
 
 # The most cores a moment cluster holds, and so the most a deployment or one scale step counts.
 MAX_CORES = 10_000_000
 
 
-class MomentFamily(FamilyEngine[MomentEngine]):
+class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments):
     kinds = POLICIES
     event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown"})
 
@@ -85,3 +86,36 @@ class MomentFamily(FamilyEngine[MomentEngine]):
 
     def to_state(self) -> dict[str, Any]:
         return self.engine.to_state()
+
+    @property
+    def now(self) -> float:
+        return self.engine.now
+
+    @property
+    def clock(self) -> Literal["client"]:
+        return "client"  # every event carries its own ``at``
+
+    def deployment_view(self, deployment_id: str) -> dict[str, Any]:
+        return self.engine.deployment_view(deployment_id)
+
+    def deployment_cores(self, deployment_id: str) -> tuple[int, bool] | None:
+        d = self.engine.deployments.get(deployment_id)
+        return None if d is None else (d.cores, d.alive)
+
+    def capacity_use(self) -> tuple[int, int]:
+        return self.engine.active, self.engine.capacity
+
+    def gauges(self, answer: Mapping[str, Any]) -> Gauges:
+        out: dict[str, float] = {}
+        if "sla_failure_rate" in answer:
+            out["scale_out_failure"] = answer["sla_failure_rate"]
+        if self.sla is not None:
+            out["scale_out_sla"] = self.sla
+        if (growth := self.engine.growth_calibration()) is not None:
+            out["growth_calibration"] = growth["ratio"]
+        if (outgrowing := self.engine.outgrowing()) is not None:
+            out["largest_share"] = outgrowing["largest_expected_share"]
+            out["cluster_share"] = outgrowing["expected_cluster_share"]
+            out["overflow_line"] = outgrowing.get("overflow_line_share",
+                                                  outgrowing["expected_cluster_share"])
+        return out

@@ -17,11 +17,13 @@ from typing import Any, Literal, Self
 
 import numpy as np
 
-from app.policies.model import cluster_model
-from app.policies.protocol import Answer, Event, FamilyEngine, Spec, first_ids
+from app.policies.capabilities import HoldsJobs, TracksJobs
+from app.policies.model import ClusterModel, cluster_model
+from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec, first_ids
 from app.policies.rms import GREEDY, make_scheduler
 from app.policies.rms.core import QueueScheduler
 from app.policies.rms.errors import RmsInputError
+from app.policies.rms.rms import RmsScheduler
 
 # Spec keys that configure the clock around a queue engine, not the engine itself.
 _CLOCK_KEYS = ("kind", "clock", "time_unit_seconds")
@@ -50,16 +52,16 @@ class Tick:
         return {"decision": self.decision, "now": self.now, "started": self.started}
 
 
-class QueueFamily(FamilyEngine[QueueScheduler]):
+class QueueAdapter(PolicyAdapter[QueueScheduler], HoldsJobs, TracksJobs):
     # The service offers RMS under its one name (its variants are parameters) and the
     # greedy baselines under theirs.
-    kinds = ("rms", *GREEDY)
+    kinds = (RmsScheduler.kind, *GREEDY)
     event_kinds = frozenset({"arrival", "departure", "tick"})
 
     def __init__(self, engine: QueueScheduler, clock: Literal["wall", "client"],
                  time_unit: float):
         super().__init__(engine)
-        self.clock = clock
+        self._clock: Literal["wall", "client"] = clock
         self.time_unit = time_unit
 
     @classmethod
@@ -83,6 +85,31 @@ class QueueFamily(FamilyEngine[QueueScheduler]):
                                                 dict(state))
         engine.kind = fresh.engine.kind
         return cls(engine, fresh.clock, fresh.time_unit)
+
+    @property
+    def clock(self) -> Literal["wall", "client"]:
+        return self._clock
+
+    @property
+    def now(self) -> float:
+        return self.engine.now
+
+    @property
+    def model(self) -> ClusterModel:
+        return self.engine.model
+
+    def next_event_time(self) -> float:
+        """When the engine's next internal event fires (clock tick, dummy departure); inf if
+        never."""
+        return self.engine.next_event_time()
+
+    @property
+    def waiting(self) -> bool:
+        """Whether a job waits in a queue."""
+        return bool(self.engine.queued)
+
+    def job_view(self, job_id: str) -> dict[str, Any]:
+        return self.engine.job_view(job_id)
 
     @property
     def max_span(self) -> float:
@@ -152,3 +179,6 @@ class QueueFamily(FamilyEngine[QueueScheduler]):
 
     def to_state(self) -> dict[str, Any]:
         return self.engine.to_state()
+
+    def gauges(self, answer: Mapping[str, Any]) -> Gauges:
+        return {"queue_length": sum(self.engine.queue_lengths())}

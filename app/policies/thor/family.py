@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
-from app.policies.protocol import Event, FamilyEngine, Spec
+from app.policies.protocol import Event, Gauges, PolicyAdapter, Spec
 from app.policies.thor import (
     RESERVATION_POLICIES,
     ReservationDecision,
@@ -32,7 +32,7 @@ class Observed:
         return {**self.reservation.to_dict(), "decision": "observed"}
 
 
-class ReservationFamily(FamilyEngine[ReservationStream]):
+class ReservationAdapter(PolicyAdapter[ReservationStream]):
     kinds = tuple(RESERVATION_POLICIES)
     event_kinds = frozenset({"observation"})
 
@@ -60,3 +60,7 @@ class ReservationFamily(FamilyEngine[ReservationStream]):
 
     def to_state(self) -> dict[str, Any]:
         return self.engine.to_state()
+
+    def gauges(self, answer: Mapping[str, Any]) -> Gauges:
+        return {"epsilon": {spec.name: spec.epsilon for spec in self.engine.resources},
+                "violation": dict(answer.get("violation_rate", {}))}

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.api.schemas.moments import MomentClusterCreate
-from app.policies.moments.family import MomentFamily
+from app.policies.moments.family import MomentAdapter
 from tests.unit.moments.golden.make import apply, digest
 
 CASES = json.loads((Path(__file__).parent / "golden" / "declarations.json").read_text())["cases"]
@@ -21,7 +21,7 @@ IDS = [c["name"] for c in CASES]
 
 def test_the_golden_cases_cover_every_kind_and_old_declarations() -> None:
     kinds = {c["spec"]["policy"]["kind"] for c in CASES}
-    assert kinds == set(MomentFamily.kinds)
+    assert kinds == set(MomentAdapter.kinds)
     old = [c for c in CASES if c["request"] is None]
     assert {k for c in old for k in ("cautious_growth", "overflow_sd", "learn_prior")
             if k not in c["spec"]["policy"]}
@@ -34,7 +34,7 @@ def test_a_new_declaration_is_stored_as_before(case: dict) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_a_declaration_replays_its_answers_state_and_view(case: dict) -> None:
-    family = MomentFamily.build(case["spec"])
+    family = MomentAdapter.build(case["spec"])
     for i, (event, answer) in enumerate(zip(case["events"], case["answers"], strict=True)):
         if i == case["mid"]:
             assert digest(family.to_state()) == case["mid_state"]
@@ -45,11 +45,11 @@ def test_a_declaration_replays_its_answers_state_and_view(case: dict) -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_a_snapshot_half_way_replays_the_rest(case: dict) -> None:
-    family = MomentFamily.build(case["spec"])
+    family = MomentAdapter.build(case["spec"])
     mid = case["mid"]
     for event in case["events"][:mid]:
         apply(family, event)
-    restored = MomentFamily.from_state(case["spec"], json.loads(json.dumps(family.to_state())))
+    restored = MomentAdapter.from_state(case["spec"], json.loads(json.dumps(family.to_state())))
     assert digest(restored.to_state()) == case["mid_state"]
     for event, answer in zip(case["events"][mid:], case["answers"][mid:], strict=True):
         assert apply(restored, event) == answer

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.policies.moments import MomentsError
-from app.policies.moments.family import MomentFamily
+from app.policies.moments.family import MomentAdapter
 from app.policies.moments.options import TIGHTEST, ladder_steps
 from app.policies.moments.sla import (
     CALIBRATED,
@@ -153,7 +153,7 @@ events = st.lists(st.tuples(st.sampled_from(["admit", "out", "out", "out", "in"]
                   max_size=60)
 
 
-def play(family: MomentFamily, script: list) -> list:  # type: ignore[type-arg]
+def play(family: MomentAdapter, script: list) -> list:  # type: ignore[type-arg]
     out = []
     for kind, i, c, now in script:
         event = {"deployment": {"kind": "deployment", "deployment_id": f"d{i}", "cores": c,
@@ -175,14 +175,14 @@ def test_closed_loop_state_survives_a_rebuild(evts, policy) -> None:  # type: ig
     """A cluster rebuilt from its snapshot makes the same decisions and loop moves as one
     that never stopped (the loop's window and counters are part of the engine's state)."""
     s = spec(policy)
-    fam = MomentFamily.build(s)
+    fam = MomentAdapter.build(s)
     t, log = 0.0, []
     for kind, i, c, dt in evts:
         t += dt
         log.append((kind, i, c, t))
     half = len(log) // 2
     play(fam, log[:half])
-    restored = MomentFamily.from_state(s, json.loads(json.dumps(fam.to_state())))
+    restored = MomentAdapter.from_state(s, json.loads(json.dumps(fam.to_state())))
     twin = copy.deepcopy(fam)
     assert play(restored, log[half:]) == play(twin, log[half:])
     assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
@@ -192,22 +192,22 @@ def test_closed_loop_state_survives_a_rebuild(evts, policy) -> None:  # type: ig
 def test_loop_is_off_for_declarations_from_before_it_and_when_asked() -> None:
     old = spec("threshold")
     del old["policy"]["closed_loop"]
-    assert MomentFamily.build(old).engine.loop is None
-    assert MomentFamily.build(spec("threshold", closed_loop=False)).engine.loop is None
-    fam = MomentFamily.build(spec("threshold"))
+    assert MomentAdapter.build(old).engine.loop is None
+    assert MomentAdapter.build(spec("threshold", closed_loop=False)).engine.loop is None
+    fam = MomentAdapter.build(spec("threshold"))
     assert fam.engine.loop is not None and fam.engine.loop.hi == 24.0
     assert fam.describe()["threshold_derivation"]["source"] == "declared"
 
 
 def test_prior_learning_is_off_for_declarations_from_before_it() -> None:
     old = spec("second_moment")
-    assert MomentFamily.build(old).engine.learner is None  # no key: the paper's fixed prior
+    assert MomentAdapter.build(old).engine.learner is None  # no key: the paper's fixed prior
     new = spec("second_moment")
     new["policy"]["learn_prior"] = True
-    assert MomentFamily.build(new).engine.learner is not None
+    assert MomentAdapter.build(new).engine.learner is not None
     zeroth = spec("threshold")
     zeroth["policy"]["learn_prior"] = True
-    assert MomentFamily.build(zeroth).engine.learner is None
+    assert MomentAdapter.build(zeroth).engine.learner is None
 
 
 def test_a_stored_cautious_start_builds_as_declared_without_the_creation_probe() -> None:
@@ -222,27 +222,27 @@ def test_a_stored_cautious_start_builds_as_declared_without_the_creation_probe()
     stored = spec("second_moment")
     stored["policy"].update(learn_prior=True, cautious_growth=2.0, threshold=1e-9,
                             derivation={"source": "declared", "bounds": [1e-10, 1e-9]})
-    fam = MomentFamily.build(stored)
+    fam = MomentAdapter.build(stored)
     assert fam.engine.learner.cautious == 2.0
     assert fam.describe()["population_prior"]["cautious_lambda_factor"] == 2.0
     with pytest.raises(MomentsError, match="1-core"):
         service_engine("second_moment", 30, 0.05, 1e-9, cautious_growth=2.0)
     old = spec("second_moment")  # from before the option: no key, no cautious start
     old["policy"]["learn_prior"] = True
-    assert MomentFamily.build(old).engine.learner.cautious is None
+    assert MomentAdapter.build(old).engine.learner.cautious is None
 
 
 def test_arrival_sizes_count_only_where_declared() -> None:
-    assert MomentFamily.build(spec("first_moment")).engine.arrival_size_evidence is False
+    assert MomentAdapter.build(spec("first_moment")).engine.arrival_size_evidence is False
     sized = spec("first_moment")
     sized["policy"]["arrival_size_evidence"] = True
-    fam = MomentFamily.build(sized)
+    fam = MomentAdapter.build(sized)
     assert fam.engine.arrival_size_evidence is True
     assert fam.describe()["arrival_size_evidence"] is True
 
 
 def test_denials_tighten_a_live_cluster_and_the_decision_shows_the_new_threshold() -> None:
-    fam = MomentFamily.build(spec("threshold"))
+    fam = MomentAdapter.build(spec("threshold"))
     fam.apply({"kind": "deployment", "deployment_id": "a", "cores": 10, "at": 0.0})
     fam.apply({"kind": "deployment", "deployment_id": "b", "cores": 1, "at": 0.0})
     fam.apply({"kind": "scale_out", "deployment_id": "a", "cores": 19, "at": 1.0})  # full

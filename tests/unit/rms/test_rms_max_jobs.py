@@ -17,7 +17,7 @@ from app.policies.rms.configurations import (
     most_jobs,
     upper_bound,
 )
-from app.policies.rms.family import QueueFamily
+from app.policies.rms.family import QueueAdapter
 
 # Two types that each fill one dimension: either alone fits once, one of each fits together.
 CROSS = ClusterModel(("cpu", "mem"), (ServerPool("s", 2, (1.0, 1.0)),),
@@ -101,10 +101,10 @@ def test_stored_clusters_without_the_rule_keep_the_old_m():
             "job_types": [{"name": "cpu_heavy", "demand": {"cpu": 0.6, "mem": 0.1}, "reward": 1},
                           {"name": "mem_heavy", "demand": {"cpu": 0.1, "mem": 0.6}, "reward": 1}],
             "policy": {"kind": "rms", "clock": "client"}}
-    assert QueueFamily.build(spec).engine.M == 1  # predates the field: the rule it ran with
+    assert QueueAdapter.build(spec).engine.M == 1  # predates the field: the rule it ran with
     new = {**spec, "policy": {**spec["policy"], "max_jobs_rule": "configurations"}}
-    assert QueueFamily.build(new).engine.M == 2
-    state = QueueFamily.build(spec).to_state()
-    assert QueueFamily.from_state(spec, state).engine.M == 1
-    assert QueueFamily.build(new).describe()["max_jobs_per_server"] == 2
-    assert np.isclose(QueueFamily.build(new).engine.floor_coeff, 0.5 / 16)
+    assert QueueAdapter.build(new).engine.M == 2
+    state = QueueAdapter.build(spec).to_state()
+    assert QueueAdapter.from_state(spec, state).engine.M == 1
+    assert QueueAdapter.build(new).describe()["max_jobs_per_server"] == 2
+    assert np.isclose(QueueAdapter.build(new).engine.floor_coeff, 0.5 / 16)

@@ -23,6 +23,7 @@ class ClusterOut:
     """
     Attributes:
         created_at (datetime.datetime):
+        family (str): The policy family of its kind (placement, queues, moments): which routes serve the cluster.
         generation (int): Changes with every admin update; use as If-Match.
         id (str):
         name (str):
@@ -39,6 +40,7 @@ class ClusterOut:
     """
 
     created_at: datetime.datetime
+    family: str
     generation: int
     id: str
     name: str
@@ -56,6 +58,8 @@ class ClusterOut:
 
     def to_dict(self) -> dict[str, Any]:
         created_at = self.created_at.isoformat()
+
+        family = self.family
 
         generation = self.generation
 
@@ -127,6 +131,7 @@ class ClusterOut:
         field_dict.update(
             {
                 "created_at": created_at,
+                "family": family,
                 "generation": generation,
                 "id": id,
                 "name": name,
@@ -159,6 +164,8 @@ class ClusterOut:
 
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
+
+        family = d.pop("family")
 
         generation = d.pop("generation")
 
@@ -264,6 +271,7 @@ class ClusterOut:
 
         cluster_out = cls(
             created_at=created_at,
+            family=family,
             generation=generation,
             id=id,
             name=name,

@@ -18,7 +18,7 @@ from typing import Any
 
 from app.api.schemas.moments import MomentClusterCreate
 from app.policies.errors import PolicyError
-from app.policies.moments.family import MomentFamily
+from app.policies.moments.family import MomentAdapter
 
 PATH = Path(__file__).with_name("declarations.json")
 CUSTOM_PRIOR = {"lambda": [2.0, 40.0], "mu": [2.0, 200.0], "sigma": [2.0, 2.0]}
@@ -89,7 +89,7 @@ OLD_SPECS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def drive(family: MomentFamily, seed: int, n: int = 350
+def drive(family: MomentAdapter, seed: int, n: int = 350
           ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(events, answers): arrivals, scale-outs, scale-ins and shutdowns drawn against what
     the cluster admitted, some refused (dead or unknown ids, bad cores), deployments growing
@@ -131,7 +131,7 @@ def drive(family: MomentFamily, seed: int, n: int = 350
     return evs, answers
 
 
-def apply(family: MomentFamily, event: dict[str, Any]) -> dict[str, Any]:
+def apply(family: MomentAdapter, event: dict[str, Any]) -> dict[str, Any]:
     """The answer to one event, or the refusal's code and field."""
     try:
         return family.apply(event).to_dict()
@@ -144,8 +144,8 @@ def digest(state: dict[str, Any]) -> str:
 
 
 def run(spec: dict[str, Any], seed: int) -> dict[str, Any]:
-    evs, _ = drive(MomentFamily.build(spec), seed)
-    family = MomentFamily.build(spec)
+    evs, _ = drive(MomentAdapter.build(spec), seed)
+    family = MomentAdapter.build(spec)
     mid = len(evs) // 2
     answers, mid_state = [], None
     for i, event in enumerate(evs):
