@@ -82,6 +82,14 @@ class Family(Generic[E]):
     needs_created_at: bool = False
     # Runs what the family's first decision would compile (numba), before /readyz says ready.
     warm: Callable[[], None] | None = None
+    # The stored form of a new declaration's validated body, where the family resolves
+    # defaults once, at creation (so later releases never change an existing cluster);
+    # refuses with an InvalidDeclaration. None: the body as validated is the declaration.
+    declare: Callable[[Any], dict[str, Any]] | None = None
+
+    def declaration(self, body: BaseModel) -> dict[str, Any]:
+        """What a new cluster's spec is stored as."""
+        return body.model_dump(mode="json") if self.declare is None else self.declare(body)
 
     @property
     def kinds(self) -> tuple[str, ...]:

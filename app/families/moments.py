@@ -2,18 +2,40 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.api.routes import deployments, kubernetes
 from app.api.schemas.moments import (
-                                     AdmissionOut,
-                                     MomentClusterCreate,
-                                     MomentPolicy,
-                                     ScaleInOut,
-                                     ScaleOutOut,
+    AdmissionOut,
+    MomentClusterCreate,
+    MomentPolicy,
+    ScaleInOut,
+    ScaleOutOut,
+    ThresholdDerivation,
 )
 from app.api.schemas.state import MomentState
 from app.families.base import Family
 from app.families.clocks import MomentClock
+from app.policies.errors import InvalidDeclaration
+from app.policies.moments.declare import DeclarationError
 from app.policies.moments.family import MomentAdapter
+
+
+def declare(body: MomentClusterCreate) -> dict[str, Any]:
+    """A new moment cluster as it is stored: the threshold the SLA implies (or the declared
+    one, checked), the default cautious start and overflow line, resolved once by the
+    adapter's declare step; a declaration that could never start is a 422 on its policy."""
+    p = body.policy
+    try:
+        stored = MomentAdapter.declare(body.capacity_cores, body.sla, p.model_dump(mode="json"))
+    except DeclarationError as exc:
+        raise InvalidDeclaration(str(exc), field="policy") from exc
+    declared = body.model_copy(deep=True)
+    q = declared.policy
+    q.cautious_growth, q.overflow_sd = stored["cautious_growth"], stored["overflow_sd"]
+    q.threshold, q.derivation = stored["threshold"], ThresholdDerivation(**stored["derivation"])
+    return declared.model_dump(mode="json")
+
 
 MOMENTS = Family(
     name="moments", adapter=MomentAdapter, collection="clusters",
@@ -21,4 +43,5 @@ MOMENTS = Family(
     routers=(deployments.router, kubernetes.admission_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
              "shutdown": ScaleInOut},
-    state_models=(MomentState,), time=MomentClock(), warm=MomentAdapter.warm_up)
+    state_models=(MomentState,), time=MomentClock(), warm=MomentAdapter.warm_up,
+    declare=declare)

@@ -96,9 +96,10 @@ def create_cluster(body: Any, ctx: Ctx,
         if errors:
             raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
                                 errors=errors)
-    spec = body.model_dump(mode="json")
+    family = ctx.families.family_for(body.policy.kind)
+    spec = family.declaration(body)  # the family's defaults, resolved once
     # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
-    build_declared(ctx.families.family_for(spec["policy"]["kind"]).build, spec)
+    build_declared(family.build, spec)
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
                                            sent=sent)
     response.headers["Location"] = f"/v1/clusters/{view['id']}"

@@ -7,8 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
-from app.policies.moments.declare import DeclarationError
-from app.policies.moments.family import MAX_CORES, MomentAdapter
+from app.policies.moments.family import MAX_CORES
 from app.policies.moments.policies import POLICIES
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import OVERFLOW_SD_BY_DEFAULT
@@ -245,19 +244,6 @@ class MomentClusterCreate(StrictModel):
                        description="Target scale-out failure rate τ: sets the derived threshold "
                                    "and the closed loop's target.")
     policy: MomentPolicy
-
-    @model_validator(mode="after")
-    def _derive_threshold(self) -> MomentClusterCreate:
-        """The declaration as it will be stored (the family's declare step resolves what the
-        request leaves out), or the reason it cannot stand."""
-        p = self.policy
-        try:
-            stored = MomentAdapter.declare(self.capacity_cores, self.sla, p.model_dump(mode="json"))
-        except DeclarationError as exc:
-            raise ValueError(str(exc)) from exc
-        p.cautious_growth, p.overflow_sd = stored["cautious_growth"], stored["overflow_sd"]
-        p.threshold, p.derivation = stored["threshold"], ThresholdDerivation(**stored["derivation"])
-        return self
 
 
 class PriorObservations(StrictModel):

@@ -179,6 +179,7 @@ def test_a_population_prior_is_what_deployments_are_drawn_from_and_what_the_engi
 
 def test_calibrate_cli_declares_the_population_prior_it_was_calibrated_for(capsys) -> None:  # type: ignore[no-untyped-def]
     from app.api.schemas.moments import MomentClusterCreate
+    from app.families.moments import declare
 
     args = _parser().parse_args(
         ["calibrate", "moment", "--policy", "first_moment", "--sla", "0.5", "--capacity", "200",
@@ -191,8 +192,9 @@ def test_calibrate_cli_declares_the_population_prior_it_was_calibrated_for(capsy
     # What it prints is a declaration the service accepts for that capacity and SLA (the
     # 10-step grid aside: the service decides on 600, so patch the scale to check the rest).
     out["policy"]["derivation"]["scale"]["steps"] = 600
-    made = MomentClusterCreate(name="c", capacity_cores=200, sla=0.5, policy=out["policy"])
-    assert made.policy.population_prior is not None
+    made = declare(MomentClusterCreate(name="c", capacity_cores=200, sla=0.5,
+                                       policy=out["policy"]))
+    assert made["policy"]["population_prior"] == TWICE
     with pytest.raises(SystemExit, match="population-prior"):
         bad = _parser().parse_args(["calibrate", "moment", "--policy", "first_moment",
                                     "--population-prior", '{"lambda": [1, 2]}'])

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from pydantic import ValidationError
 
 from app.api.schemas.moments import MomentClusterCreate
+from app.families.moments import declare
+from app.policies.errors import InvalidDeclaration
 from app.policies.moments.sla import table_threshold
 from app.sim.moments.derive import service_engine
 from app.sim.moments.simulator import simulate
@@ -73,13 +74,13 @@ def test_calibrate_prints_a_policy_the_service_accepts(capsys) -> None:  # type:
     out = json.loads(capsys.readouterr().out)
     policy = out["policy"]
     assert policy["threshold"] == out["threshold"] and policy["derivation"]["runs"] == 2
-    body = MomentClusterCreate.model_validate(
-        {"name": "c", "capacity_cores": 200, "sla": 0.2, "policy": policy})
-    assert body.policy.threshold == out["threshold"]
-    assert body.policy.derivation is not None and body.policy.derivation.source == "calibration"
-    with pytest.raises(ValidationError, match="calibrated for 200 cores"):
-        MomentClusterCreate.model_validate(
-            {"name": "c", "capacity_cores": 300, "sla": 0.2, "policy": policy})
+    stored = declare(MomentClusterCreate.model_validate(
+        {"name": "c", "capacity_cores": 200, "sla": 0.2, "policy": policy}))
+    assert stored["policy"]["threshold"] == out["threshold"]
+    assert stored["policy"]["derivation"]["source"] == "calibration"
+    with pytest.raises(InvalidDeclaration, match="calibrated for 200 cores"):
+        declare(MomentClusterCreate.model_validate(
+            {"name": "c", "capacity_cores": 300, "sla": 0.2, "policy": policy}))
 
 
 def _fail_above(monkeypatch, edge: float) -> list[float]:  # type: ignore[no-untyped-def]

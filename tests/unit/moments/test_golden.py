@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.api.schemas.moments import MomentClusterCreate
+from app.families.moments import declare
 from app.policies.moments.family import MomentAdapter
 from tests.unit.moments.golden.make import apply, digest
 
@@ -29,7 +30,7 @@ def test_the_golden_cases_cover_every_kind_and_old_declarations() -> None:
 
 @pytest.mark.parametrize("case", [c for c in CASES if c["request"] is not None], ids=lambda c: c["name"])
 def test_a_new_declaration_is_stored_as_before(case: dict) -> None:
-    assert MomentClusterCreate(**case["request"]).model_dump(mode="json") == case["spec"]
+    assert declare(MomentClusterCreate(**case["request"])) == case["spec"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)

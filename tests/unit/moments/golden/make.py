@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.schemas.moments import MomentClusterCreate
+from app.families.moments import declare
 from app.policies.errors import PolicyError
 from app.policies.moments.family import MomentAdapter
 
@@ -159,7 +160,7 @@ def run(spec: dict[str, Any], seed: int) -> dict[str, Any]:
 def cases() -> list[dict[str, Any]]:
     out = []
     for seed, (name, body) in enumerate(REQUESTS):
-        spec = MomentClusterCreate(name=name, **body).model_dump(mode="json")
+        spec = declare(MomentClusterCreate(name=name, **body))
         out.append({"name": name, "request": {"name": name, **body}, "spec": spec,
                     "seed": seed})
     for seed, (name, spec) in enumerate(OLD_SPECS, start=len(REQUESTS)):
