@@ -434,6 +434,28 @@ def test_every_port_the_docs_use_is_the_servers():
                 assert port in ("8000", "5432"), f"{b.id}: port {port}"
 
 
+MAX_CELL = 300  # characters: a longer table cell belongs in prose
+
+
+def table_cells(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every cell of every Markdown table, fenced blocks left out."""
+    cells, fenced = [], False
+    for n, line in enumerate(path.read_text().split("\n"), 1):
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and line.lstrip().startswith("|"):
+            row = re.split(r"(?<!\\)\|", line.strip().strip("|"))
+            cells += [(n, c.strip()) for c in row]
+    return cells
+
+
+def test_no_table_cell_is_longer_than_a_paragraph_should_be():
+    long = [f"{f.relative_to(ROOT)}:{n}: {len(c)} characters: {c[:60]}..."
+            for f in doc_files() if not str(f.relative_to(ROOT)).startswith(AWAITING_MARKERS)
+            for n, c in table_cells(f) if len(c) > MAX_CELL]
+    assert not long, "\n".join(long)
+
+
 if __name__ == "__main__":  # the retry loop's check: CLAIM_FILE OUTPUT_FILE VOLATILE
     claim, output, volatile = sys.argv[1:4]
     sys.exit(1 if claim_misses(Path(claim).read_text(), Path(output).read_text(),

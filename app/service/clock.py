@@ -24,14 +24,14 @@ from app.store.models import as_utc, utcnow
 # ticks/s with uniform sampling, 1,400 to 2,800 with Best-Fit's scan over the servers, and
 # about 1.6 internal events (ticks and dummy departures) per tick. 1,000 ticks/s keeps one such
 # cluster under about a tenth of a core with uniform sampling; faster clocks could not be
-# served by one process at all for long (1e9 used to be accepted).
+# served by one process at all for long (a rate of 1e9 would take the whole tick loop).
 MAX_WALL_TICKS_PER_SECOND = 1_000
 
 # Internal events (clock ticks, dummy departures) one tick-loop pass may fire on one cluster;
 # the rest wait for the next pass and the clock's lag shows in the cluster's state. 2,000 is
 # what a cluster at MAX_WALL_TICKS_PER_SECOND fires per 1 s pass (1.6 events per tick), so it
 # keeps up, and caps a pass's share of the process at ~0.15 s of CPU per cluster (uniform
-# sampling) whatever a cluster's backlog: one tenant no longer multiplies the others' latency.
+# sampling) whatever a cluster's backlog, so one tenant cannot multiply the others' latency.
 TICK_BUDGET_PER_PASS = 2_000
 
 
