@@ -60,7 +60,7 @@ AWAITING_MARKERS = ("docs/moments.md", "docs/reproduction/")
 SHELL = {"sh", "bash", "console", "shell"}
 DEFAULT_TIMEOUT = 120  # seconds per block; `timeout=` raises it
 RETRY_SECONDS = 15  # how long a GET is read again until its claim holds
-ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=", re.M)  # variables a block sets
+ASSIGNED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_]\w*)=", re.MULTILINE)  # variables a block sets
 FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*([\w+-]*)")
 MARKER = re.compile(r"^\s*<!--\s*(not run|ci|test)\s*:(.*?)-->\s*$")
 CLAIM = re.compile(r"(?:^|\s)#\s*->\s?(.*)$")
@@ -113,7 +113,7 @@ def blocks(path: Path) -> list[Block]:
         indent, fence, lang = m.groups()
         body, j = [], i + 1
         while j < len(lines) and not lines[j].strip().startswith(fence[0] * len(fence)):
-            body.append(lines[j][len(indent):] if lines[j].startswith(indent) else lines[j])
+            body.append(lines[j].removeprefix(indent))
             j += 1
         markers, k = [], i - 1
         while k >= 0 and (not lines[k].strip() or MARKER.match(lines[k])):
@@ -143,7 +143,7 @@ class Command:
 def _complete(text: str) -> bool:
     if text.rstrip().endswith("\\"):
         return False
-    return subprocess.run(["bash", "-n"], input=text, capture_output=True,
+    return subprocess.run(["bash", "-n"], input=text, capture_output=True, check=False,
                           text=True).returncode == 0
 
 
@@ -252,7 +252,7 @@ _fresh_pg() {  # a new database on the local Postgres; prints its name
     && echo "$name"
 }
 """
-SERVE = re.compile(r"^((?:[A-Z_]+=\S+\s+)*)((?:\.venv/bin/)?headroom serve\b.*)$", re.S)
+SERVE = re.compile(r"^((?:[A-Z_]+=\S+\s+)*)((?:\.venv/bin/)?headroom serve\b.*)$", re.DOTALL)
 
 
 @dataclass
@@ -331,7 +331,7 @@ def run_shell(block: Block, sb: Sandbox) -> None:
     env = {**sb.env, "KEY": sb.key}
     proc = subprocess.run(["bash", "--noprofile", "--norc"], input="\n".join(script),
                           cwd=sb.root, env=env, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, check=False)
     for n, cmd in enumerate(cmds):
         assert (out / f"{n}.rc").exists(), \
             f"{block.id}: never reached {cmd.text!r}:\n{proc.stderr[-3000:]}"
@@ -357,7 +357,8 @@ def run_python(block: Block, sb: Sandbox) -> None:
                "spec = json.loads(os.environ['SPEC'])\n")
     env = {**sb.env, "KEY": sb.key, "SPEC": json.dumps(spec)}
     proc = subprocess.run([sys.executable, "-c", prelude + code], cwd=sb.root, env=env,
-                          capture_output=True, text=True, timeout=DEFAULT_TIMEOUT)
+                          capture_output=True, text=True, timeout=DEFAULT_TIMEOUT,
+                          check=False)
     assert proc.returncode == 0, f"{block.id}:\n{proc.stderr[-3000:]}"
 
 
@@ -366,7 +367,7 @@ def _spec_above(block: Block) -> object | None:
     above = [b for b in blocks(block.path) if b.line < block.line and b.lang in SHELL]
     for b in reversed(above):
         for cmd in commands(b.text):
-            m = re.search(r"/v1/clusters\s.*?-d\s+'(\{.*?\})'", cmd.text, re.S)
+            m = re.search(r"/v1/clusters\s.*?-d\s+'(\{.*?\})'", cmd.text, re.DOTALL)
             if m:
                 return json.loads(m.group(1))
     return None
