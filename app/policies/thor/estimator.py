@@ -58,8 +58,8 @@ class CapParams:
         check_number(self.spread_weight, p + "spread_weight", lo=0.0, hi=1.0, lo_open=True)
         check_number(self.tail_factor, p + "tail_factor", lo=0.0, hi=1e3, lo_open=True)
         check_number(self.sigma_floor, p + "sigma_floor", hi=1e3)
-        # 1e-9 was the default before issue #12 and snapshots taken then carry it; far below
-        # it α/σ² overflows (1e-300 gives inf).
+        # 1e-9, the lowest accepted, is what snapshots from before the 1e-3 default carry; far
+        # below it α/σ² overflows (1e-300 gives inf).
         check_number(self.sigma_floor_abs, p + "sigma_floor_abs", lo=1e-9)
         check_number(self.initial_spread, p + "initial_spread", hi=1e3)
 
