@@ -272,7 +272,7 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         super().add_argument(action)
         if isinstance(action, argparse._SubParsersAction) and action.help != argparse.SUPPRESS:
             # argparse measures subcommand names at their parent's indentation, one level
-            # short, so "reproduce" and "calibrate" had their help pushed to the next line.
+            # short, which would push the help of "reproduce" and "calibrate" to the next line.
             longest = max(map(len, action.choices), default=0)
             self._action_max_length = max(self._action_max_length, longest
                                           + self._current_indent + self._indent_increment)

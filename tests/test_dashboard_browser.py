@@ -10,6 +10,7 @@ goes to test-artifacts/dashboard/ (gitignored; docs/dashboard/ holds copies for 
 from __future__ import annotations
 
 import json
+import time
 
 import httpx
 import pytest
@@ -396,3 +397,41 @@ def test_forgetting_the_key_mid_poll_draws_nothing_the_poll_read(live, phase):
     assert page.d.execute_script("return document.getElementById('key-dialog').open")
     after = page.d.execute_script("return window.__hold.sent.slice(arguments[0])", sent)
     assert after == [], after
+
+
+def test_an_idle_wall_clock_queue_is_healthy_however_far_its_clock_trails(live):
+    """The tick loop leaves an idle RMS cluster's clocks to its next event: its `behind`
+    grows with nothing waiting on it, which is no lag worth a warning. A `*_queue` baseline
+    has no clocks, and a job waiting there starts on a departure, not on a tick."""
+    server, _api, _ids, page = live
+    admin = {"Authorization": f"Bearer {_key(server, 'idle', 'admin')}"}
+    wall = {"clock": "wall", "time_unit_seconds": 0.001}
+    with httpx.Client(base_url=server.url, headers=admin, timeout=30) as api:
+        _ok(api.post("/v1/clusters", json={
+            **RMS, "name": "idle-ffq", "policy": {"kind": "first_fit_queue", **wall}}))
+        rms = _ok(api.post("/v1/clusters", json={
+            **RMS, "name": "idle-rms", "policy": {"kind": "rms", **wall, "clock_rate": 0.1,
+                                                  "mu": 0.1}}))["id"]
+        waits = _ok(api.post("/v1/clusters", json={
+            **RMS, "name": "waits-ffq", "policy": {"kind": "first_fit_queue", **wall}}))["id"]
+        for i in range(3):  # two large jobs fill both servers; the third waits
+            _ok(api.post(f"/v1/clusters/{waits}/arrivals", json={
+                "event_id": f"a{i}", "job_id": f"w{i}", "job_type": "large"}))
+        st = _ok(api.get(f"/v1/clusters/{waits}/state"))
+        assert st["queues"]["large"] == 1 and st["clock"]["next_event_at"] is None
+        # Wait until the idle RMS cluster's clocks trail by more than the page would flag
+        # while a job waited (a time unit).
+        for _ in range(100):
+            if _ok(api.get(f"/v1/clusters/{rms}/state"))["clock"]["behind"] > 5:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the idle cluster's clock never trailed the wall clock")
+    _sign_in(page, server, "idle")
+    for name in ("idle-rms", "idle-ffq", "waits-ffq"):
+        row = page.el(f"cluster-{name}")
+        cell = row.find_element("css selector", "[data-testid='health']")
+        assert cell.get_attribute("class").split() == ["ok"], (name, cell.text)
+        assert "nothing waits for a clock" in cell.text, (name, cell.text)
+    page.go(f"#/queues?c={waits}", "kpi-lag")
+    assert "bad" not in page.el("kpi-lag").get_attribute("class").split()

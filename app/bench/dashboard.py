@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from app.bench.http import _run_mode, admin_key, start_server
+from app.bench.http import admin_key, run_mode, start_server
 from app.bench.workload import cluster_spec
 
 
@@ -86,7 +86,7 @@ def _phase(url: str, cid: str, headers: dict[str, str], viewers: int, poll: floa
                        args=(box, url, cid, headers, viewers, poll, reads, duration))
     if viewers:
         proc.start()
-    decided = asyncio.run(_run_mode(url, cid, "single", clients, duration, 1, seed, False,
+    decided = asyncio.run(run_mode(url, cid, "single", clients, duration, 1, seed, False,
                                     headers))
     requests, state_reads = box.get(timeout=120) if viewers else (0, 0)
     if viewers:

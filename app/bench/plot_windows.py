@@ -1,7 +1,8 @@
-"""Plot decisions/s per window from `headroom bench http --json` outputs (the decay check of
-issue #19): one line per run, one panel per mode.
+"""Plot decisions/s per window from `headroom bench http --json` outputs (whether throughput
+stays flat as the log grows): one line per run, one panel per mode.
 
-    .venv/bin/python -m app.bench.plot_windows docs/benchmarks/decay.png before=a.json after=b.json
+    .venv/bin/python -m app.bench.plot_windows docs/benchmarks/batch_decisions_per_window.png \
+        "one worker, 16 clients=docs/benchmarks/batch_decisions_per_window.json"
 """
 
 from __future__ import annotations

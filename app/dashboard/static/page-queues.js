@@ -3,7 +3,7 @@
 
 import { lineChart } from "./charts.js";
 import { fmt, h, kpi, panel, table, td } from "./dom.js";
-import { pick, state, tail } from "./model.js";
+import { pick, state, tail, tickLagHurts } from "./model.js";
 import { clusterPicker } from "./picker.js";
 
 // Queue lengths over the log tail, from the answers alone: a queued arrival adds one to its
@@ -47,7 +47,7 @@ export async function render({ params, inv }) {
       kpi(`now (${clock.mode || "?"} clock, units of ${fmt(clock.time_unit_seconds)} s)`,
         fmt(st.now), "kpi-now"),
       kpi("next clock event", fmt(clock.next_event_at ?? st.next_tick), "kpi-next"),
-      kpi("tick lag", fmt(clock.behind), "kpi-lag", clock.behind > 1 ? "bad" : ""),
+      kpi("tick lag", fmt(clock.behind), "kpi-lag", tickLagHurts(st) ? "bad" : ""),
       kpi("arrived", fmt(st.arrived), "kpi-arrived"),
       kpi("finished", fmt(st.finished), "kpi-finished"),
       kpi("withdrawn (left a queue before starting)", fmt(st.withdrawn ?? 0), "kpi-withdrawn")),

@@ -94,7 +94,7 @@ def max_jobs_per_server(model: ClusterModel) -> int:
 
 
 def max_jobs_one_type(model: ClusterModel) -> int:
-    """The rule before issue #15: the most jobs of *one* type any server holds. Wrong for
+    """The one-type rule: the most jobs of *one* type any server holds. Wrong for
     the paper's M (too small when types share a server better than they fill it alone), and
     kept only so clusters created with it keep deciding as logged."""
     best = 1

@@ -28,10 +28,10 @@ from app.policies.rms.rms import RmsScheduler
 # Spec keys that configure the clock around a queue engine, not the engine itself.
 _CLOCK_KEYS = ("kind", "clock", "time_unit_seconds")
 
-# RMS's M (the weight floor of (4)) was the most jobs of one type until issue #15, and is now
-# the most jobs of all types together. Every RMS cluster created since stores the rule in its
-# spec (the API fills in the default); a stored spec without it predates the change and keeps
-# the rule its logged decisions were made with, or its replay would diverge.
+# RMS's M (the weight floor of (4)) is the most jobs of all types together on one server. Every
+# RMS cluster's spec stores the rule (the API fills in the default); a stored spec without it
+# was declared under the one-type rule and keeps it: its logged decisions were made with that
+# rule, and its replay must not diverge.
 _RULE_BEFORE_15 = {"max_jobs_rule": "one_type"}
 
 # At most about this many clock ticks fire within one event. RMS's clocks tick at a steady rate

@@ -73,7 +73,7 @@ class RmsScheduler(QueueScheduler):
         "replace_dummies": False,  # Remark 2
         "mu": 1.0,             # dummy service rate per type (the real jobs' mu_j)
         # M in (4)'s floor: "configurations" = the most jobs of all types together (§II);
-        # "one_type" = the most of a single type, the rule before issue #15, kept so that
+        # "one_type" = the most of a single type, an older rule, kept so that
         # clusters created with it replay as logged (see app/policies/rms/family.py).
         "max_jobs_rule": "configurations",
     }

@@ -22,9 +22,9 @@ Floors. On a constant series m decays to 0, and on an idle resource (λ = 0) μ 
 without floors σ = 0. σ is the scale of everything THOR does in normalised units: it reserves
 μ + z_ε σ at rest and runs eq. (8) with α_t = α/σ², V_t = V/σ. So σ's floor is the finest
 demand difference worth a reservation step. The relative floor (1% of the level) covers every
-busy resource whatever its unit; only a level near 0 reaches the absolute floor. That was
-1e-9 and made an idle resource answer α_t ≈ 8.5e17 and slopes of 1e8 — numbers no client can
-use and that jsonb could not store exactly (issue #12). It is now 1e-3 demand units: a
+busy resource whatever its unit; only a level near 0 reaches the absolute floor. At 1e-9 an
+idle resource would answer α_t ≈ 8.5e17 and slopes of 1e8 — numbers no client can use and
+that jsonb cannot store exactly. The floor is 1e-3 demand units: a
 thousandth of a core, of a fraction of capacity's percent scale, or of a byte, is below what
 an orchestrator reserves; an idle resource then reserves z_ε · 1e-3 (at most 0.005 for ε ≥
 1e-6) and α_t stays below α · 1e6. A stream whose demand is naturally below 1e-3 units (say
@@ -58,8 +58,8 @@ class CapParams:
         check_number(self.spread_weight, p + "spread_weight", lo=0.0, hi=1.0, lo_open=True)
         check_number(self.tail_factor, p + "tail_factor", lo=0.0, hi=1e3, lo_open=True)
         check_number(self.sigma_floor, p + "sigma_floor", hi=1e3)
-        # 1e-9 was the default before issue #12 and snapshots taken then carry it; far below
-        # it α/σ² overflows (1e-300 gives inf).
+        # 1e-9, the lowest accepted, is what snapshots from before the 1e-3 default carry; far
+        # below it α/σ² overflows (1e-300 gives inf).
         check_number(self.sigma_floor_abs, p + "sigma_floor_abs", lo=1e-9)
         check_number(self.initial_spread, p + "initial_spread", hi=1e3)
 
