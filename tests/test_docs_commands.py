@@ -30,8 +30,7 @@ An HTML comment just above a block (indented like it) says how to run it or why 
 In a sub, `$(_fresh_pg)` makes a new database on the local Postgres and stands for its name
 (dropped after the module); `localhost:8000` is always the test's server.
 
-A block that is none of these and cannot run fails its test, except in AWAITING_MARKERS (files
-another branch rewrites), where an unmarked block is an expected failure until then.
+A block that is none of these and cannot run fails its test.
 """
 
 from __future__ import annotations
@@ -56,9 +55,6 @@ SNIPPETS = {"sh", "bash", "console", "shell", "python", "json"}
 # An untagged block whose first word is one of these is a command that escaped the test.
 COMMAND_WORDS = re.compile(r"^(?:[A-Z_]+=\S*\s+)*(?:\.venv/bin/)?(?:headroom|python3?|pip|curl|"
                            r"pytest|kubectl|docker|createdb|export)\b")
-# Files another branch of issue #55 rewrites (the moment guide and the reproduction reports):
-# their unmarked blocks are expected failures until that rewrite lands with its markers.
-AWAITING_MARKERS = ("docs/moments.md", "docs/reproduction/")
 SHELL = {"sh", "bash", "console", "shell"}
 DEFAULT_TIMEOUT = 120  # seconds per block; `timeout=` raises it
 RETRY_SECONDS = 15  # how long a GET is read again until its claim holds
@@ -414,8 +410,6 @@ def test_block_runs(block: Block, request):
         return
     if block.marker("ci") == "test":
         return  # .ci/run runs it: test_ci_runs_the_readme_test_command
-    if not block.markers and block.id.startswith(AWAITING_MARKERS):
-        pytest.xfail(f"{block.id}: awaiting its marker from the rewrite of this file")
     assert block.lang, f"{block.id}: a command in an untagged block: tag it sh, or mark it"
     if block.lang == "json":
         json.loads(block.text)
@@ -432,7 +426,7 @@ def test_block_runs(block: Block, request):
 def test_every_port_the_docs_use_is_the_servers():
     """The blocks talk to localhost:8000 only; the test's rewrite covers every one."""
     for b in all_snippets():
-        if b.marker("not run") is None and (b.markers or not b.id.startswith(AWAITING_MARKERS)):
+        if b.marker("not run") is None:
             for port in re.findall(r"(?:localhost|127\.0\.0\.1):(\d+)", b.text):
                 assert port in ("8000", "5432"), f"{b.id}: port {port}"
 
@@ -454,8 +448,7 @@ def table_cells(path: Path) -> list[tuple[int, str]]:
 
 def test_no_table_cell_is_longer_than_a_paragraph_should_be():
     long = [f"{f.relative_to(ROOT)}:{n}: {len(c)} characters: {c[:60]}..."
-            for f in doc_files() if not str(f.relative_to(ROOT)).startswith(AWAITING_MARKERS)
-            for n, c in table_cells(f) if len(c) > MAX_CELL]
+            for f in doc_files() for n, c in table_cells(f) if len(c) > MAX_CELL]
     assert not long, "\n".join(long)
 
 
