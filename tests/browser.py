@@ -1,5 +1,5 @@
 """Debian's Chromium driven through Selenium and the system chromedriver, air-gapped: the
-browser tests (tests/test_docs_offline.py, tests/test_dashboard_browser.py) skip on a laptop
+browser tests (tests/test_docs_offline.py, tests/dashboard/test_dashboard_browser.py) skip on a laptop
 without Chromium but fail in CI, like the Postgres tests (see tests/conftest.py)."""
 
 from __future__ import annotations

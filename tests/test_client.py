@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.client_codegen import CLIENT_DIR, REGENERATE, generate, tree
+from tools.client_codegen import CLIENT_DIR, REGENERATE, generate, tree
 from tests.helpers import cluster_spec
 from tests.live import LiveServer
 

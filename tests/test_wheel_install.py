@@ -3,7 +3,7 @@ source tree, then `headroom migrate` (SQLite and Postgres) and `headroom serve` 
 
 A wheel user or a Docker build without -e has no source tree beside the package, so the
 migrations must travel inside it. The wheel is built from a copy of exactly the files the
-Dockerfile copies (BUILD_INPUTS; tests/test_deploy_files.py holds the Dockerfile to them),
+Dockerfile copies (BUILD_INPUTS; tests/deploy/test_deploy_files.py holds the Dockerfile to them),
 so a missing input fails here rather than in an image build. The venv reuses this
 environment's dependencies through a .pth file (no downloads), but `app` itself must come
 from the wheel: the test checks where it is imported from.

@@ -198,7 +198,7 @@ class FamilyRegistry:
         """What GET .../state answers for the collection's clusters: the families' state models,
         told apart by ``policy`` (the cluster's kind)."""
         models = [m for f in self.in_collection(collection) for m in f.state_models]
-        if not models:  # nothing declared: an untyped object (tests/test_families.py asks for them)
+        if not models:  # nothing declared: an untyped object (tests/families/test_families.py asks for them)
             return dict[str, Any]
         union = models[0]
         for m in models[1:]:

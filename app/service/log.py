@@ -20,7 +20,7 @@ from app.store.models import Cluster, Event, as_utc
 # One index probe per id, whatever the planner believes about the cluster's size. A plain
 # `cluster_id = :c AND event_id IN (...)` lets Postgres pick a bitmap scan of the primary key
 # (cluster_id, seq) filtered on event_id while the table has no statistics yet, or ones older
-# than the cluster's growth (tests/db/test_log_lookup.py): that reads every logged event of the
+# than the cluster's growth (tests/service/test_log_lookup.py): that reads every logged event of the
 # cluster, so each transaction slows with the log's length (a batch run's throughput halves
 # in a minute). A LATERAL subquery with LIMIT is never flattened into a
 # join, and its equality on both columns of uq_events_cluster_event is one unique-index probe.

@@ -17,7 +17,7 @@ from tests.helpers import assert_problem, cluster_spec, create_cluster
 PUBLIC = {"/livez", "/readyz", "/metrics", "/docs", "/docs/oauth2-redirect", "/redoc",
           "/openapi.json", "/docs-assets",
           # The dashboard's page and assets carry no data: the page asks for a key and reads
-          # everything through /v1 with it (tests/test_dashboard_browser.py).
+          # everything through /v1 with it (tests/dashboard/test_dashboard_browser.py).
           "/dashboard", "/dashboard/", "/dashboard/assets"}
 
 

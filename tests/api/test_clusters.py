@@ -151,7 +151,7 @@ def test_unknown_route_and_method_are_problems(client):
 
 def test_health_and_metrics(client):
     assert client.get("/livez").json() == {"status": "ok"}
-    assert client.app.state.warmup._done.wait(300)  # tests/db/test_cold_start.py
+    assert client.app.state.warmup._done.wait(300)  # tests/server/test_cold_start.py
     ready = client.get("/readyz")
     assert ready.status_code == 200 and ready.json()["migration"] == ready.json()["head"]
     create_cluster(client)

@@ -1,5 +1,5 @@
 """Every declaration's work is bounded (issue #54): DRA's configuration search (see
-tests/unit/dra/test_dra_search_bounds.py for the numbers) and the fit baselines' index."""
+tests/policies/dra/test_dra_search_bounds.py for the numbers) and the fit baselines' index."""
 
 from __future__ import annotations
 

@@ -307,7 +307,7 @@ def test_state_says_which_growth_the_threshold_was_calibrated_for(client):
     """/state's growth_calibration: the λ factors the threshold in use has calibrations for
     (1 and the table's by_growth steps), the learnt factors, and how far past them the learnt
     prior lies (the learner's adoptions move it: tests/sim/moments/test_learning_sim.py and
-    tests/unit/moments). Null without a learner. /metrics exports the ratio for the
+    tests/policies/moments). Null without a learner. /metrics exports the ratio for the
     operator's alert (deploy/prometheus)."""
     from tests.test_monitoring import _samples
 

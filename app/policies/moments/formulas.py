@@ -217,7 +217,7 @@ def moments_batch(cores: list[int], beliefs: list[Belief], grid: Grid,
     One numpy pass over all k instead of k passes: a moment evaluation on the 5 x 600 grid is
     some forty array operations, each too small to amortise numpy's per-call cost, and the
     engine needs ~27 evaluations per admission on a busy 20,000-core cluster. Row i is
-    bit-identical to the one-deployment computation (tests/unit/moments/test_moments_batch.py).
+    bit-identical to the one-deployment computation (tests/policies/moments/test_moments_batch.py).
     With variance=False only E is computed (the first moment policy needs nothing else) and
     Var is returned as zeros: half the logarithms and under half the exponentials, and the
     same E bit for bit.

@@ -16,7 +16,7 @@ time and no loop around them can be vectorised), then the running sums (the only
 recurrences), then the moments of every step from them (docs/benchmarks.md has the
 figures: `python -m app.bench.moments --kernel`).
 
-The results agree with formulas.moments_batch to rounding (tests/unit/moments/test_kernel.py
+The results agree with formulas.moments_batch to rounding (tests/policies/moments/test_kernel.py
 checks 1e-8 of each row on random beliefs), not bit for bit: exp(-(a+ν)x) and u·y round
 differently. Every row is computed alone, so a deployment's moments do not depend on its
 batch, and the engine caches, persists and rebuilds them with this kernel only. No fast-math:
@@ -71,7 +71,7 @@ def compiled(f):  # type: ignore[no-untyped-def]
 # Range reduction and a polynomial in plain IEEE arithmetic, the polynomials' Horner steps as
 # explicit fused multiply-adds (_fma: a third faster than a multiply and an add, and exactly
 # specified by IEEE 754, so still the same bits everywhere). Within 1 ulp of the C library
-# wherever the result is a normal number (tests/unit/moments/test_vmath.py). exp below -708
+# wherever the result is a normal number (tests/policies/moments/test_vmath.py). exp below -708
 # is 0 where the C library gives a subnormal (under 2.3e-308; D_n meets such exponents all the
 # time, and the C library is slow there). Anything else outside the polynomials' range (log
 # of zero, negatives, subnormals, infinities, NaN; exp above 709 or of NaN) is recomputed by
@@ -374,7 +374,7 @@ def _step_moments(out_e: np.ndarray, out_v: np.ndarray, u: np.ndarray, e_m: np.n
 def _deployment(p: np.ndarray, h: np.ndarray, n: int, variance: bool, out_e: np.ndarray, out_v: np.ndarray,
                 s: np.ndarray, d_one: float = D_ONE) -> bool:
     """All rows of one deployment; False if any moment is not a finite number. d_one: D_ONE,
-    or -inf to compute every factor of D_n (tests/unit/moments/test_kernel.py: the same bits)."""
+    or -inf to compute every factor of D_n (tests/policies/moments/test_kernel.py: the same bits)."""
     finite = True
     for r in range(h.shape[0]):
         _row(out_e[r], out_v[r], p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10],
