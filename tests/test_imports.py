@@ -18,12 +18,8 @@ from pathlib import Path
 
 APP = Path(__file__).resolve().parent.parent / "app"
 
-# Cycles left for the issue that rewrites their modules; each entry must go when its cycle
-# does. The moment simulator's calibration and importance sampling are being reworked under
-# issue #55 (moments as a product): a function-level import of `life_progress` closes it.
-ALLOWED_CYCLES: list[frozenset[str]] = [
-    frozenset({"app.sim.moments.calibrate", "app.sim.moments.importance"}),
-]
+# Cycles allowed (none: each entry must go when its cycle does).
+ALLOWED_CYCLES: list[frozenset[str]] = []
 
 # The layers of app/, lowest first (docs/architecture.md, "Layers"). A module is in the layer
 # of the longest prefix that names it; it may import its own layer and those below, never one

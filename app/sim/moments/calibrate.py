@@ -23,7 +23,7 @@ from scipy import stats
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.sim.moments.importance import confidence_is, evaluate_is
-from app.sim.moments.runs import lives
+from app.sim.moments.runs import life_progress, lives
 
 
 def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float | None:
@@ -40,26 +40,6 @@ def confidence(runs: list[dict[str, Any]], sla: float, seed: int = 0) -> float |
     f, n = den.sum(), req.sum()
     binom = float(stats.beta.cdf(sla, f + 0.5, n - f + 0.5))
     return min(boot, binom)
-
-
-def life_progress(progress: Callable[[str], None] | None, policy: str, threshold: float,
-                  runs: int) -> Callable[[int, dict[str, Any]], None] | None:
-    """A per-life line for `progress`: at 10,000 cores one candidate is 20-40 minutes of
-    lives, too long to run silent. Counts are cumulative over the candidate so far, and raw:
-    importance-sampled lives are weighted back only in the candidate's summary line."""
-    if progress is None:
-        return None
-    seen = {"lives": 0, "failed": 0.0, "requests": 0}
-
-    def report(seed: int, r: dict[str, Any]) -> None:
-        failed = r["scaleout_failure_rate"] * r["scaleout_requests"]
-        seen["lives"] += 1
-        seen["failed"] += failed
-        seen["requests"] += r["scaleout_requests"]
-        progress(f"  {policy} threshold={threshold:.5g} life {seen['lives']}/{runs} seed {seed}: "
-                 f"util {r['utilization']:.3f}, failed {failed:.0f} of {r['scaleout_requests']} "
-                 f"(so far {seen['failed']:.0f} of {seen['requests']})")
-    return report
 
 
 def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int = 1,

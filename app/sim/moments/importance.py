@@ -32,7 +32,7 @@ import numpy as np
 
 from app.policies.moments.formulas import HOURS_PER_YEAR
 from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU, Prior
-from app.sim.moments.runs import dispatch, lives
+from app.sim.moments.runs import dispatch, life_progress, lives
 from app.sim.moments.simulator import draw_parameters
 
 CANTELLI_99 = np.sqrt((1 - 0.01) / 0.01)
@@ -230,7 +230,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         for s, v, share in rows:
             print(f"  seed {s}: BM {v:.3f}, above {share:.1%} of the pilot")
         return 0
-    from app.sim.moments.calibrate import life_progress
 
     quantiles = [float(x) for x in args.quantiles.split(",")]
     res = evaluate_is(args.policy, args.threshold, args.runs, args.seed, pilot=args.pilot,

@@ -44,3 +44,23 @@ def dispatch(fn: Callable[[Any], Any], jobs: Iterable[Any], workers: int = 1,
 
     with Client(scheduler), joblib.parallel_config(backend="dask", wait_for_workers_timeout=60):
         yield from joblib.Parallel(n_jobs=-1, return_as=ret)(calls)
+
+
+def life_progress(progress: Callable[[str], None] | None, policy: str, threshold: float,
+                  runs: int) -> Callable[[int, dict[str, Any]], None] | None:
+    """A per-life line for `progress`: at 10,000 cores one candidate is 20-40 minutes of
+    lives, too long to run silent. Counts are cumulative over the candidate so far, and raw:
+    importance-sampled lives are weighted back only in the candidate's summary line."""
+    if progress is None:
+        return None
+    seen = {"lives": 0, "failed": 0.0, "requests": 0}
+
+    def report(seed: int, r: dict[str, Any]) -> None:
+        failed = r["scaleout_failure_rate"] * r["scaleout_requests"]
+        seen["lives"] += 1
+        seen["failed"] += failed
+        seen["requests"] += r["scaleout_requests"]
+        progress(f"  {policy} threshold={threshold:.5g} life {seen['lives']}/{runs} seed {seed}: "
+                 f"util {r['utilization']:.3f}, failed {failed:.0f} of {r['scaleout_requests']} "
+                 f"(so far {seen['failed']:.0f} of {seen['requests']})")
+    return report
