@@ -43,6 +43,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from starlette.requests import Request
+
 # Kubernetes objects, the deepest documents this service takes (AdmissionReview, the
 # extender's pods), nest about 10-20 levels (a container's env valueFrom secretKeyRef inside
 # a pod template inside a Deployment inside the review); 64 leaves room for custom resources
@@ -230,3 +232,15 @@ def _key_path(at: str, key: str) -> str:
 
 def _at(field: str, kind: str) -> Refusal:
     return Refusal(field or "body", kind, MESSAGES[kind])
+
+
+async def sent_body(request: Request) -> Any:
+    """The JSON body exactly as the client wrote it (Starlette keeps the bytes, so this reads
+    them a second time without touching the socket). An idempotency key hashes this, not the
+    validated model: a default or a derived field (a moment cluster's threshold from the
+    calibrated table) that a later release changes must not make a retry a 409. A body that
+    is no JSON gives None: FastAPI's own validation of it answers the request."""
+    try:
+        return await request.json()
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError both are
+        return None

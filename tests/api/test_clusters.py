@@ -218,7 +218,7 @@ def test_name_taken_names_the_existing_cluster(client):
 ])
 def test_a_creation_body_that_is_not_a_declaration_is_a_4xx_with_a_key(client, route, raw,
                                                                          content_type):
-    """The key's hash reads the body a second time (deps.get_sent_body): whatever the body,
+    """The key's hash reads the body a second time (json_body.sent_body): whatever the body,
     the answer is the problem the validation gives, never a 500, and nothing is created."""
     headers = {"Idempotency-Key": "k-raw"} | ({"content-type": content_type} if content_type else {})
     r = client.post(route, content=raw, headers=headers)

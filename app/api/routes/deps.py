@@ -9,6 +9,7 @@ from fastapi import Depends, Header, Request, status
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from app.api.json_body import sent_body
 from app.api.schemas.common import CLIENT_ID_PATTERN
 from app.api.throttle import authenticated
 from app.errors import Unprocessable, WrongClusterKind
@@ -47,19 +48,8 @@ IdempotencyKey = Annotated[str | None, Header(alias="Idempotency-Key",
                                               pattern=CLIENT_ID_PATTERN)]
 
 
-async def get_sent_body(request: Request) -> Any:
-    """The JSON body exactly as the client wrote it (Starlette keeps the bytes, so this reads
-    them a second time without touching the socket). An idempotency key hashes this, not the
-    validated model: a default or a derived field (a moment cluster's threshold from the
-    calibrated table) that a later release changes must not make a retry a 409. A body that
-    is no JSON gives None: FastAPI's own validation of it answers the request."""
-    try:
-        return await request.json()
-    except ValueError:  # JSONDecodeError and UnicodeDecodeError both are
-        return None
-
-
-SentBody = Annotated[Any, Depends(get_sent_body)]
+# The JSON body exactly as the client wrote it (app/api/json_body.py's sent_body).
+SentBody = Annotated[Any, Depends(sent_body)]
 
 
 def require_cluster(request: Request, principal: Principal, cluster_id: str, scope: str,
