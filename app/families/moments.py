@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import ValidationError
+
 from app.api.routes import deployments, kubernetes
 from app.api.schemas.moments import (
     AdmissionOut,
@@ -33,7 +35,14 @@ def declare(body: MomentClusterCreate) -> dict[str, Any]:
     declared = body.model_copy(deep=True)
     q = declared.policy
     q.cautious_growth, q.overflow_sd = stored["cautious_growth"], stored["overflow_sd"]
-    q.threshold, q.derivation = stored["threshold"], ThresholdDerivation(**stored["derivation"])
+    try:  # what the threshold implies must itself be a valid derivation (bounds in range)
+        derivation = ThresholdDerivation(**stored["derivation"])
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        raise InvalidDeclaration(f"policy.threshold: its derivation.{where}: {first['msg']}",
+                                 field="policy.threshold") from exc
+    q.threshold, q.derivation = stored["threshold"], derivation
     return declared.model_dump(mode="json")
 
 
