@@ -309,7 +309,7 @@ def test_state_says_which_growth_the_threshold_was_calibrated_for(client):
     prior lies (the learner's adoptions move it: tests/sim/moments/test_learning_sim.py and
     tests/policies/moments). Null without a learner. /metrics exports the ratio for the
     operator's alert (deploy/prometheus)."""
-    from tests.test_monitoring import _samples
+    from tests.deploy.test_monitoring import _samples
 
     def state(capacity, kind, **policy):
         r = create(client, capacity, kind, name=f"{kind}-{capacity}-{len(policy)}", **policy)
@@ -338,7 +338,7 @@ def test_state_and_metrics_name_a_deployment_expected_to_outgrow_the_cluster(cli
     cluster or more, once an admission has recomputed them; /metrics exports the largest
     expected share for the operator's alert (deploy/prometheus); a restarted service shows
     the same. A quiet cluster lists none."""
-    from tests.test_monitoring import _samples
+    from tests.deploy.test_monitoring import _samples
 
     cid = create(client, 400, "second_moment", threshold=0.5).json()["id"]
     quiet = create(client, 400, "second_moment", name="quiet", threshold=0.5).json()["id"]
@@ -460,7 +460,7 @@ def test_a_cluster_expected_to_outgrow_itself_tells_its_largest_deployment_to_mi
                              "expected_share": row["expected_share"],
                              "expected_cluster_share": out["expected_cluster_share"], **line}
     assert out.get("overflow_line_share", out["expected_cluster_share"]) >= out["expected_cluster_share"]
-    from tests.test_monitoring import _samples
+    from tests.deploy.test_monitoring import _samples
 
     got = _samples(scrape(client))  # the gauge the overflow alert reads: the line
     assert got[("headroom_scale_out_overflow_line_share", frozenset({("cluster", cid)}))] == (
