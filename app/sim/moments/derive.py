@@ -26,21 +26,13 @@ from app.policies.moments.options import (
     loop_bounds,
 )
 from app.policies.moments.priors import Prior
+from app.policies.moments.recipe import default_arrival_rate
 from app.policies.moments.sla import (
     declared_threshold,
     default_cautious_growth,
     default_overflow_sd,
 )
 from app.sim.moments.calibrate import calibrate
-
-# The paper's load: 1 arrival per hour on 20,000 cores fills ~92% of them under accept-all.
-# A cluster that declares no arrival rate is assumed to be loaded like the paper's.
-PAPER_CORES_PER_ARRIVAL = 20000.0
-
-
-def default_arrival_rate(capacity: int) -> float:
-    return capacity / PAPER_CORES_PER_ARRIVAL
-
 
 def service_options(policy: str, capacity: int, sla: float, threshold: float | None = None,
                    derivation: dict[str, Any] | None = None, closed_loop: bool = True,
