@@ -55,6 +55,17 @@ class Settings(BaseSettings):
     # How often each process's background loop fires the clocks of wall-clock queued clusters
     # (RMS). 0 turns the loop off: then only POST .../tick moves them.
     tick_interval_seconds: float = Field(1.0, ge=0, le=3600)
+    # Moment clusters' thresholds are calibrated for their declarations in the background
+    # (docs/moments.md): at most this many calibrations run at once in each process, each in
+    # a child process at the lowest CPU priority (0: this process runs none; another may).
+    calibration_workers: int = Field(1, ge=0, le=64)
+    # Simulated lives per candidate threshold (None: the recipe's, 32). More lives state a
+    # higher confidence for the same τ and take longer: for operators with the cores (a Dask
+    # cluster, HEADROOM_DASK_SCHEDULER). Part of the calibration's key: clusters declared
+    # under another value calibrate again.
+    calibration_lives: int | None = Field(None, ge=1, le=100_000)
+    # A Dask scheduler's address: calibrations' lives run on its workers instead of locally.
+    dask_scheduler: str | None = Field(None, max_length=200)
     # The admission webhook answers within this (or half the API server's own ?timeout=,
     # whichever is less), even when the cluster's lock is busy: docs/integrations/kubernetes.md.
     kube_webhook_deadline_seconds: float = Field(5.0, gt=0, le=29)

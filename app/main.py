@@ -24,6 +24,7 @@ from app.families.base import Family, FamilyRegistry
 from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
+from app.service.calibrator import CalibrationLoop
 from app.service.ticker import TickLoop
 from app.service.warmup import Warmup
 
@@ -109,9 +110,12 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
         _app.state.warmup.start()
         loop = TickLoop(ctx, settings.tick_interval_seconds)
         loop.start()
+        calibrations = CalibrationLoop(ctx)
+        calibrations.start()
         try:
             yield
         finally:
+            calibrations.stop()
             loop.stop()
             ctx.metrics.worker_exit()
             ctx.close()

@@ -84,12 +84,14 @@ class Family(Generic[E]):
     warm: Callable[[], None] | None = None
     # The stored form of a new declaration's validated body, where the family resolves
     # defaults once, at creation (so later releases never change an existing cluster);
-    # refuses with an InvalidDeclaration. None: the body as validated is the declaration.
-    declare: Callable[[Any], dict[str, Any]] | None = None
+    # refuses with an InvalidDeclaration. Given the service's settings (a moment cluster's
+    # calibration recipe reads them). None: the body as validated is the declaration.
+    declare: Callable[[Any, Any], dict[str, Any]] | None = None
 
-    def declaration(self, body: BaseModel) -> dict[str, Any]:
+    def declaration(self, body: BaseModel, settings: Any) -> dict[str, Any]:
         """What a new cluster's spec is stored as."""
-        return body.model_dump(mode="json") if self.declare is None else self.declare(body)
+        return (body.model_dump(mode="json") if self.declare is None
+                else self.declare(body, settings))
 
     @property
     def kinds(self) -> tuple[str, ...]:

@@ -21,15 +21,21 @@ from app.families.clocks import MomentClock
 from app.policies.errors import InvalidDeclaration
 from app.policies.moments.declare import DeclarationError
 from app.policies.moments.family import MomentAdapter
+from app.policies.moments.recipe import DEFAULT_LIVES, Recipe
+from app.config import Settings
 
 
-def declare(body: MomentClusterCreate) -> dict[str, Any]:
-    """A new moment cluster as it is stored: the threshold the SLA implies (or the declared
-    one, checked), the default cautious start and overflow line, resolved once by the
-    adapter's declare step; a declaration that could never start is a 422 on its policy."""
+def declare(body: MomentClusterCreate, settings: Settings | None = None) -> dict[str, Any]:
+    """A new moment cluster as it is stored: the threshold the declaration implies (the
+    table's, or a calibration by the recipe the settings name, which the service runs in the
+    background) or the declared one, checked; the default cautious start and overflow line,
+    resolved once by the adapter's declare step; a declaration that could never start is a
+    422 on its policy."""
     p = body.policy
+    recipe = Recipe(lives=(settings and settings.calibration_lives) or DEFAULT_LIVES)
     try:
-        stored = MomentAdapter.declare(body.capacity_cores, body.sla, p.model_dump(mode="json"))
+        stored = MomentAdapter.declare(body.capacity_cores, body.sla, p.model_dump(mode="json"),
+                                       recipe)
     except DeclarationError as exc:
         raise InvalidDeclaration(str(exc), field="policy") from exc
     declared = body.model_copy(deep=True)

@@ -8,6 +8,8 @@
 - ``snapshots``: the engine state at some ``seq`` so that a restart replays only the log tail.
 - ``idempotency_keys``: stored answers for non-event writes that carry an Idempotency-Key.
 - ``api_keys``: hashed API keys with their owner and scopes; clusters belong to an owner.
+- ``moment_calibrations``: a moment declaration's threshold calibration, by the key of its
+  inputs: the background job while it runs (app/service/calibrator.py), the cache after.
 """
 
 from __future__ import annotations
@@ -109,3 +111,29 @@ class IdempotencyKey(Base):
     status_code: Mapped[int] = mapped_column(Integer)
     response: Mapped[dict] = mapped_column(ExactJSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class MomentCalibration(Base):
+    """``status``: queued, running (``worker`` holds it until ``lease_until``), done
+    (``result``), failed (``error``, after ``attempts`` tries) or cancelled (no cluster waits
+    for it any more). ``candidates``: the thresholds evaluated so far, with their lives'
+    results, so that a calibration restarted elsewhere resumes where its search was."""
+
+    __tablename__ = "moment_calibrations"
+
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    inputs: Mapped[dict] = mapped_column(ExactJSON)
+    status: Mapped[str] = mapped_column(String(16))
+    lives_done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lives_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    worker: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    candidates: Mapped[dict | None] = mapped_column(ExactJSON, nullable=True)
+    result: Mapped[dict | None] = mapped_column(ExactJSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # When the running attempt expects to finish, at the pace of its lives so far.
+    eta_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

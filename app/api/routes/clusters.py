@@ -37,6 +37,7 @@ from app.families.base import FamilyRegistry
 from app.policies.capabilities import HasServers
 from app.policies.errors import build_declared
 from app.policies.protocol import PolicyAdapter
+from app.service import calibrator
 from app.service import clusters as service
 from app.service.engines import ClusterRow
 from app.service.events import read_adapter
@@ -97,7 +98,8 @@ def create_cluster(body: Any, ctx: Ctx,
             raise Unprocessable("; ".join(f"{e['field']}: {e['message']}" for e in errors),
                                 errors=errors)
     family = ctx.families.family_for(body.policy.kind)
-    spec = family.declaration(body)  # the family's defaults, resolved once
+    spec = family.declaration(body, ctx.settings)  # the family's defaults, resolved once
+    spec = calibrator.from_cache(ctx, spec)  # a moment threshold calibrated already
     # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
     build_declared(family.build, spec)
     view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
@@ -207,7 +209,11 @@ def state(cluster_id: str, ctx: Ctx, principal: Auth, request: Request) -> dict[
         return {"cluster_id": cluster.id, "version": cluster.version,
                 **cluster.family.describe(adapter, cluster.created_at)}
 
-    return read_adapter(ctx, cluster_id, reader)
+    view = read_adapter(ctx, cluster_id, reader)
+    derivation = view.get("threshold_derivation") or {}
+    if derivation.get("status") == "calibrating":  # a moment cluster's, with its progress
+        view["calibration"] = calibrator.progress(ctx, derivation["calibration"]["key"])
+    return view
 
 
 @router.get("/{cluster_id}/servers", response_model=ServerPage, operation_id="listServers",

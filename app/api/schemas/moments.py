@@ -93,6 +93,13 @@ class CalibrationScale(AsGiven):
                 if k in self.model_fields_set and v is not None}
 
 
+class CalibrationRef(AsGiven):
+    """A calibration by the service's recipe: its key (SHA-256 of `inputs`) and inputs."""
+
+    key: str = Field(pattern=r"^[0-9a-f]{64}$")
+    inputs: dict[str, Any]
+
+
 class GrowthStep(StrictModel):
     """The threshold calibrated for deployments that grow `lambda_factor` times as fast as the
     declared prior says (λ's prior mean × that factor, the engine told so)."""
@@ -112,10 +119,23 @@ class ThresholdDerivation(StrictModel):
     declared with the threshold it derived. Decisions use only `bounds`."""
 
     source: Literal["table", "calibration", "declared"]
-    bounds: list[Threshold] = Field(
-        min_length=2, max_length=2,
+    status: Literal["calibrating", "calibrated"] | None = Field(None, description=(
+        "calibrating: the service is calibrating this declaration's threshold in the "
+        "background (progress and ETA in GET .../state, `calibration`), and the cluster "
+        "decides on `interim` meanwhile; calibrated: the threshold was derived for this "
+        "declaration (a calibration's result, or the table's anchor for it). Set by the "
+        "service, never declared."))
+    interim: Literal["table_stricter_sla", "admit_nothing"] | None = Field(None, description=(
+        "While calibrating, what the cluster decides on: table_stricter_sla, the table's "
+        "threshold for this very declaration at τ = 1e-4, stricter than the declared τ; "
+        "admit_nothing, every deployment rejected (reason threshold_calibrating) because no "
+        "finished calibration is known to be as safe as τ here."))
+    calibration: CalibrationRef | None = Field(None, description=(
+        "The calibration this threshold comes from or waits for: its key and inputs."))
+    bounds: list[Threshold] | None = Field(
+        None, min_length=2, max_length=2,
         description="[tightest, loosest] threshold the closed loop may move to; the "
-                    "threshold must lie within.")
+                    "threshold must lie within. Absent only while nothing is admitted.")
     runs: int | None = Field(None, ge=1, le=10_000_000,
                              description="Seeded runs of the §2.1 model behind it.")
     confidence: float | None = Field(None, ge=0, le=1, description=(
@@ -230,7 +250,22 @@ class MomentPolicy(StrictModel):
                           "declaration with another prior must give its threshold: `headroom "
                           "calibrate moment --population-prior '{...}'` prints one, with a "
                           "derivation that names the prior.")
+    arrival_rate: float | None = Field(
+        None, gt=0, le=1e6, allow_inf_nan=False,
+        description="Deployments arriving per hour, as the operator expects: the load the "
+                    "threshold is calibrated for. Default: capacity_cores / 20,000 (the "
+                    "paper's load, which fills ~92% of the cores under accept-all).")
     derivation: ThresholdDerivation | None = None
+
+    @model_validator(mode="after")
+    def _derivation_is_declarable(self) -> MomentPolicy:
+        d = self.derivation
+        if d is not None and (d.status is not None or d.interim is not None):
+            raise ValueError("policy.derivation.status and .interim are the service's to "
+                             "set: declare the derivation `headroom calibrate moment` prints")
+        if d is not None and d.bounds is None:
+            raise ValueError("policy.derivation needs bounds")
+        return self
 
 
 class MomentClusterCreate(StrictModel):

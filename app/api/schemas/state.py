@@ -223,12 +223,28 @@ class GridView(View):
     steps: int
 
 
+class CalibrationProgress(BaseModel):
+    status: Literal["queued", "running", "done", "failed", "cancelled"]
+    lives_done: int
+    lives_total: int | None
+    started_at: str | None = None
+    eta: str | None = Field(None, description="ISO 8601, at the pace of its lives so far.")
+    attempts: int | None = None
+    error: str | None = None
+
+
 class MomentState(StateHeader):
     policy: Literal[POLICIES]  # type: ignore[valid-type]
     utilization_now: float
     safe: bool = Field(description="The rule holds now, without any arrival.")
     overflow_bound_per_horizon: PerHorizon | None
-    threshold: float
+    threshold: float | None = Field(description=(
+        "t in cores (threshold, first_moment) or ρ (second_moment) as the closed loop and "
+        "growth ladder left it; null while `gate` refuses every deployment."))
+    gate: str | None = Field(description=(
+        "Why every deployment is rejected whatever the rule says: threshold_calibrating "
+        "(the declaration's threshold is being calibrated, nothing safe stands in), "
+        "no_threshold_meets_sla (its calibration found none); null: the rule decides."))
     marginal: bool
     arrival_size_evidence: bool
     closed_loop: ClosedLoopView | None
@@ -254,6 +270,10 @@ class MomentState(StateHeader):
     threshold_derivation: dict[str, Any] | None = Field(
         description="How the threshold was derived: the declaration's policy.derivation.")
     meets_sla: bool | None
+    calibration: CalibrationProgress | None = Field(None, description=(
+        "While threshold_derivation.status is calibrating: the background calibration's "
+        "status (queued, running, done, failed, cancelled), lives simulated of the most it "
+        "can take, and when it expects to finish."))
 
 
 # ---- one server, one deployment ---------------------------------------------------------------

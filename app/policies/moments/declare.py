@@ -11,9 +11,11 @@ from typing import Any
 
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.errors import MomentsError
-from app.policies.moments.options import MomentOptions, from_declaration
+from app.policies.moments.options import MomentOptions, admits_nothing_yet, from_declaration
+from app.policies.moments.recipe import Recipe
 from app.policies.moments.sla import (
     declared_threshold,
+    derived_threshold,
     default_cautious_growth,
     default_overflow_sd,
 )
@@ -23,17 +25,37 @@ class DeclarationError(ValueError):
     """A declaration that is well-formed but cannot stand; the message names the field."""
 
 
-def declare(capacity: int, sla: float, policy: Mapping[str, Any]) -> dict[str, Any]:
+def declare(capacity: int, sla: float, policy: Mapping[str, Any],
+            recipe: Recipe = Recipe()) -> dict[str, Any]:
     """The stored form of a request's `policy` (validated for shape and ranges): the
-    threshold and derivation the SLA implies (or the declared ones, checked), the cautious
-    start and the overflow line the cluster gets by default. Raises DeclarationError."""
+    threshold and derivation the declaration implies (derived_threshold: the table's where it
+    has this very declaration, else a calibration by `recipe`, which the service runs in the
+    background), or the declared ones, checked; the cautious start and the overflow line the
+    cluster gets by default. Raises DeclarationError."""
     p = dict(policy)
     kind, learn = p["kind"], p["learn_prior"]
     measured = (kind, capacity, learn, p.get("threshold") is not None,
                 p.get("population_prior") is not None, p["arrival_size_evidence"])
     defaulted = p.get("cautious_growth") is None
+    try:
+        p["threshold"], p["derivation"] = (
+            declared_threshold(kind, capacity, sla, p["threshold"], p.get("derivation"),
+                               p["arrival_size_evidence"], p.get("population_prior"))
+            if p.get("threshold") is not None else
+            derived_threshold(kind, capacity, sla, p["arrival_size_evidence"],
+                              p.get("population_prior"), p.get("arrival_rate"), recipe))
+    except ValueError as exc:
+        raise DeclarationError(str(exc)) from exc
+    calibrating = p["derivation"].get("status") == "calibrating"
     if defaulted:
-        p["cautious_growth"] = default_cautious_growth(*measured)
+        # The cautious start was measured with the table's thresholds; a calibration's lives
+        # run the engine without one, so its threshold is for the engine without one.
+        p["cautious_growth"] = 1.0 if calibrating else default_cautious_growth(*measured)
+    elif p["cautious_growth"] > 1.0 and admits_nothing_yet(p["derivation"]):
+        raise DeclarationError(
+            "policy.cautious_growth needs a threshold to check the cautious start against, and "
+            "this declaration's is still to be calibrated: declare the cluster without it, or "
+            "with the policy `headroom calibrate moment` prints")
     if p.get("overflow_sd") is None:
         p["overflow_sd"] = default_overflow_sd(*measured)
     elif p["overflow_sd"] > 0 and kind != "second_moment":
@@ -45,12 +67,6 @@ def declare(capacity: int, sla: float, policy: Mapping[str, Any]) -> dict[str, A
             "policy.cautious_growth above 1 needs a cluster that learns its prior (learn_prior "
             "true, a first_moment or second_moment kind): without the learner nothing would "
             "ever end the cautious start")
-    try:
-        p["threshold"], p["derivation"] = declared_threshold(
-            kind, capacity, sla, p.get("threshold"), p.get("derivation"),
-            p["arrival_size_evidence"], p.get("population_prior"))
-    except ValueError as exc:
-        raise DeclarationError(str(exc)) from exc
     if p["cautious_growth"] > 1.0:
         options = from_declaration({"capacity_cores": capacity, "sla": sla, "policy": p})
         try:

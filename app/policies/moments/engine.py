@@ -33,7 +33,7 @@ from app.policies.moments.learning import (
     REPRIOR_PER_ADMIT,
     PopulationLearner,
 )
-from app.policies.moments.options import MomentOptions
+from app.policies.moments.options import GATE_NONE_MEETS, TIGHTEST, MomentOptions
 from app.policies.moments.outgrowing import OutgrowingWatch
 from app.policies.moments.priors import (
     Prior,
@@ -78,6 +78,10 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
         # Moved by the closed loop and the growth ladder while the cluster runs.
         self.threshold: float = options.threshold  # type: ignore[assignment]
         self.marginal = options.marginal
+        # A reason every deployment is refused for (options.gate), and the derivation a
+        # threshold_calibrated event brought (None: the declaration's).
+        self.gate = options.gate
+        self.calibration: dict[str, Any] | None = None
         self.loop = None if options.loop is None else SlaLoop(
             options.loop.sla, options.loop.lo, options.loop.hi)
         # The threshold of each calibrated growth, followed as the learner adopts priors.
@@ -380,6 +384,9 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
 
         tot_e, tot_v = self._refresh(at, dry_run)
         verdict = self._decide(d, own, tot_e, tot_v)
+        if self.gate is not None:
+            verdict = policies.Verdict(False, self.gate, verdict.worst, verdict.expected,
+                                       verdict.bound, False)
         if self.active + cores > self.capacity:
             verdict = policies.Verdict(False, "no_capacity", verdict.worst, verdict.expected, verdict.bound, False)
         if not dry_run:
@@ -415,7 +422,26 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
         return policies.second_moment(tot_e, tot_v0 + own[1], own[0], self.threshold, self.capacity, self.marginal)
 
     def _decision_dict(self, v: policies.Verdict) -> dict[str, Any]:
-        return policies.decision_dict(v, self.grid, self.threshold)
+        # A gated engine's threshold is a placeholder no decision rests on: none is shown.
+        return policies.decision_dict(v, self.grid, None if self.gate else self.threshold)
+
+    def calibrated(self, threshold: float | None, derivation: dict[str, Any]) -> dict[str, Any]:
+        """A calibration of this cluster's declaration landed (a logged event): decide on
+        `threshold` from now on, the closed loop within the derivation's bounds and its window
+        afresh, and no growth ladder (the table's steps were calibrated for another τ or
+        prior than this). None: no candidate met τ, and nothing is admitted, ever."""
+        self.calibration = dict(derivation)
+        if threshold is None:
+            self.gate = GATE_NONE_MEETS
+            return {"gate": self.gate, "threshold": None}
+        self.gate = None
+        self.threshold = float(threshold)
+        self.ladder = None
+        if self.loop is not None:
+            lo, hi = derivation.get("bounds") or [threshold * TIGHTEST, threshold]
+            self.loop.lo, self.loop.hi = float(lo), float(hi)
+            self.loop.window_requests = self.loop.window_denied = 0
+        return {"gate": None, "threshold": self.threshold}
 
     def _forget(self, deployment_id: str) -> None:
         d = self.deployments.get(deployment_id)

@@ -13,6 +13,7 @@ from app.policies.moments.declare import declare
 from app.policies.moments.engine import MomentEngine
 from app.policies.moments.options import from_declaration
 from app.policies.moments.policies import POLICIES
+from app.policies.moments.recipe import Recipe
 from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec
 
 
@@ -22,7 +23,9 @@ MAX_CORES = 10_000_000
 
 class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments):
     kinds = POLICIES
-    event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown"})
+    # threshold_calibrated is the service's own (app/service/calibrator.py), never a client's.
+    event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown",
+                             "threshold_calibrated"})
 
     def __init__(self, engine: MomentEngine, spec: Spec):
         super().__init__(engine)
@@ -30,9 +33,10 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments):
         self.derivation = spec["policy"].get("derivation")
 
     @classmethod
-    def declare(cls, capacity: int, sla: float, policy: Mapping[str, Any]) -> dict[str, Any]:
+    def declare(cls, capacity: int, sla: float, policy: Mapping[str, Any],
+                recipe: Recipe = Recipe()) -> dict[str, Any]:
         """A new declaration's policy as it is stored, its defaults resolved (declare.py)."""
-        return declare(capacity, sla, policy)
+        return declare(capacity, sla, policy, recipe)
 
     @classmethod
     def build(cls, spec: Spec) -> Self:
@@ -66,6 +70,9 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments):
         if kind == "scale_out":
             return Answer.of(engine.scale_out(event["deployment_id"], event["cores"],
                                               event["at"]))
+        if kind == "threshold_calibrated":
+            out = engine.calibrated(event["threshold"], event["derivation"])
+            return Answer("calibrated", {**out, "derivation": event["derivation"]})
         if kind == "scale_in":
             out = engine.scale_in(event["deployment_id"], event["cores"], event["at"])
         else:
@@ -80,7 +87,10 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments):
     def describe(self) -> dict[str, Any]:
         out = self.engine.describe()
         out["sla"] = self.sla
-        out["threshold_derivation"] = self.derivation
+        # A calibration that landed replaces the declaration's derivation (its status
+        # "calibrating" becomes the calibration's "calibrated").
+        out["threshold_derivation"] = (self.derivation if self.engine.calibration is None
+                                       else self.engine.calibration)
         out["meets_sla"] = None if self.sla is None else out["sla_failure_rate"] <= self.sla
         return out
 

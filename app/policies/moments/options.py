@@ -37,7 +37,11 @@ class MomentOptions:
     """``threshold``: t in cores for threshold and first_moment, ρ for second_moment (None:
     Table 2's, scaled to the capacity). ``loop``: None keeps the threshold fixed (the paper).
     ``ladder``: (λ factor, threshold) steps, factor 1 first, for a cluster that learns its
-    prior. ``cautious_growth`` above 1 starts a learning cluster believing λ × that."""
+    prior. ``cautious_growth`` above 1 starts a learning cluster believing λ × that.
+    ``gate``: a reason every deployment is rejected for, whatever the rule says (None: the
+    rule decides): ``threshold_calibrating`` while a new declaration's threshold is being
+    calibrated with nothing safe to stand in, ``no_threshold_meets_sla`` once its calibration
+    found none."""
 
     capacity: int
     policy: str = "second_moment"
@@ -54,6 +58,7 @@ class MomentOptions:
     ladder: tuple[tuple[float, float], ...] | None = None
     overflow_sd: float = 0.0
     cautious_growth: float = 1.0
+    gate: str | None = None
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -109,7 +114,9 @@ def from_declaration(spec: Mapping[str, Any]) -> MomentOptions:
     * no derivation or no ``by_growth`` in it: no growth ladder;
     * no arrival_size_evidence: arrivals are no evidence; no overflow_sd: E's line (0);
     * no cautious_growth (or null): no cautious start (1);
-    * no population_prior: Table 1's.
+    * no population_prior: Table 1's;
+    * a derivation whose status is ``calibrating`` with nothing to stand in (``interim``
+      ``admit_nothing``): every deployment is rejected until the calibration's event lands.
     """
     policy = spec["policy"]
     kind, capacity = policy["kind"], spec["capacity_cores"]
@@ -128,4 +135,22 @@ def from_declaration(spec: Mapping[str, Any]) -> MomentOptions:
         arrival_size_evidence=policy.get("arrival_size_evidence", False),
         ladder=ladder_steps(learn, derivation, threshold),
         overflow_sd=policy.get("overflow_sd", 0.0),
-        cautious_growth=policy.get("cautious_growth") or 1.0)
+        cautious_growth=policy.get("cautious_growth") or 1.0,
+        gate=(GATE_CALIBRATING if admits_nothing_yet(derivation)
+              else GATE_NONE_MEETS if none_meets(given, derivation) else None))
+
+
+GATE_CALIBRATING = "threshold_calibrating"
+GATE_NONE_MEETS = "no_threshold_meets_sla"
+
+
+def none_meets(threshold: float | None, derivation: Mapping[str, Any] | None) -> bool:
+    """A calibration of this declaration that found no threshold meeting τ."""
+    d = derivation or {}
+    return threshold is None and d.get("status") == "calibrated" and d.get("source") == "calibration"
+
+
+def admits_nothing_yet(derivation: Mapping[str, Any] | None) -> bool:
+    """A declaration still being calibrated with no finished calibration to stand in."""
+    d = derivation or {}
+    return d.get("status") == "calibrating" and d.get("interim") == "admit_nothing"

@@ -103,7 +103,7 @@ def threshold(active_after: int, t: float, capacity: float) -> Verdict:
     return Verdict(ok, "below_threshold" if ok else "active_cores_over_threshold", None, float(active_after), active_after / capacity, False)
 
 
-def decision_dict(v: Verdict, grid: Grid, threshold: float) -> dict[str, Any]:
+def decision_dict(v: Verdict, grid: Grid, threshold: float | None) -> dict[str, Any]:
     worst = None
     if v.worst is not None:
         r, s = v.worst

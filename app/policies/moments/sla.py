@@ -43,6 +43,12 @@ from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.learning import CAUTIOUS_GROWTH
 from app.policies.moments.options import TIGHTEST
 from app.policies.moments.priors import Prior
+from app.policies.moments.recipe import (
+    Recipe,
+    calibration_inputs,
+    calibration_key,
+    default_arrival_rate,
+)
 
 
 def _as_measured(learn_prior: bool, threshold_given: bool, population_prior_given: bool,
@@ -200,6 +206,53 @@ def growth_steps(policy: str, capacity: int, table: float) -> list[dict[str, Any
                     "anchors": [{**_anchor_view(a), "ratio_to_table": a[1] / base[a[0]]}
                                 for a in near]})
     return out
+
+
+def table_anchor(kind: str, capacity: int, arrival_size_evidence: bool,
+                 population_prior: dict[str, Any] | None, arrival_rate: float | None
+                 ) -> Anchor | None:
+    """The table's anchor for this very declaration at τ = TABLE_SLA: calibrated at this
+    capacity, on Table 1's priors, at the paper's load and with the same arrival evidence;
+    None where the table has none (it has no other declarations)."""
+    sized = arrival_size_evidence and kind != "threshold"
+    if not _same_prior(population_prior, None) or (
+            arrival_rate is not None and arrival_rate != default_arrival_rate(capacity)):
+        return None
+    return next((a for a in (CALIBRATED_SIZED if sized else CALIBRATED)[kind]
+                 if a.capacity == capacity), None)
+
+
+def derived_threshold(kind: str, capacity: int, sla: float, arrival_size_evidence: bool,
+                      population_prior: dict[str, Any] | None, arrival_rate: float | None,
+                      recipe: Recipe) -> tuple[float | None, dict[str, Any]]:
+    """(threshold, derivation) of a new declaration that gave no threshold.
+
+    The table's, calibrated, where it holds this very declaration (table_anchor, τ = 1e-4).
+    Anything else is calibrated for itself by `recipe` (the service runs it in the background
+    and logs its result as a ``threshold_calibrated`` event); until then the cluster stands on
+    an interim no less safe than τ, which the derivation names:
+
+    * ``table_stricter_sla``: the table's anchor for this very declaration at τ = 1e-4 when
+      the declared τ is looser. The same lives met the stricter rate, so they meet this one.
+    * ``admit_nothing``: otherwise. No other finished calibration is safe to borrow: the
+      calibrated values are not monotone in capacity (the table's fall from 500 to 2,000
+      cores and rise after), and a threshold of one prior or arrival evidence says nothing
+      of another's (docs/moments.md). A cluster that admits nothing has no scale-outs to fail.
+    """
+    prior = None if population_prior is None else Prior.from_dict(population_prior).to_dict()
+    inputs = calibration_inputs(kind, capacity, sla, arrival_rate=arrival_rate,
+                                population_prior=prior,
+                                arrival_size_evidence=arrival_size_evidence, recipe=recipe)
+    pending = {"status": "calibrating",
+               "calibration": {"key": calibration_key(inputs), "inputs": inputs}}
+    anchor = table_anchor(kind, capacity, arrival_size_evidence, population_prior, arrival_rate)
+    if anchor is not None and sla >= TABLE_SLA:
+        threshold, derivation = table_threshold(kind, capacity, sla, arrival_size_evidence,
+                                                population_prior)
+        if sla == TABLE_SLA:
+            return threshold, {**derivation, "status": "calibrated"}
+        return threshold, {**derivation, **pending, "interim": "table_stricter_sla"}
+    return None, {"source": "calibration", **pending, "interim": "admit_nothing"}
 
 
 def declared_threshold(kind: str, capacity: int, sla: float, threshold: float | None,

@@ -39,7 +39,9 @@ class Snapshots:
                 "refresh_per_admit": self.refresh_per_admit,
                 "arrival_size_evidence": self.arrival_size_evidence,
                 "overflow_sd": self.overflow_sd,
+                "gate": self.gate,
             },
+            "calibration": self.calibration,
             "loop": None if self.loop is None else self.loop.to_dict(),
             "ladder": None if self.ladder is None else self.ladder.to_dict(),
             "learner": None if self.learner is None else self.learner.to_dict(),
@@ -75,7 +77,10 @@ class Snapshots:
             # States from before the option: arrivals were never evidence.
             arrival_size_evidence=c.get("arrival_size_evidence", False),
             # States from before the option: the line was E's.
-            overflow_sd=c.get("overflow_sd", 0.0)), kernel)
+            overflow_sd=c.get("overflow_sd", 0.0),
+            # States from before calibrations: no gate.
+            gate=c.get("gate")), kernel)
+        eng.calibration = state.get("calibration")
         # The controllers as they stood, not as declared (states from before the ladder
         # have none).
         eng.loop = None if state.get("loop") is None else SlaLoop.from_dict(state["loop"])

@@ -110,7 +110,9 @@ class EngineViews:
         return {
             **self.safety(),
             "policy": self.policy,
-            "threshold": self.threshold,
+            # While a gate refuses everything the threshold is a placeholder: none is shown.
+            "threshold": None if self.gate else self.threshold,
+            "gate": self.gate,
             "marginal": self.marginal,
             "arrival_size_evidence": self.arrival_size_evidence,
             "closed_loop": None if self.loop is None else self.loop.describe(),

@@ -63,8 +63,18 @@ def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int =
 
 def _evaluate(policy: str, thr: float, runs: int, seed: int, workers: int, scheduler: str | None,
               importance: bool, pilot: int, sim: dict[str, Any],
-              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
-    on_life = life_progress(progress, policy, thr, runs)
+              progress: Callable[[str], None] | None = None,
+              memo: Callable[[float, Callable[[], dict[str, Any]]], dict[str, Any]] | None = None,
+              on_life: Callable[[int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    if memo is not None:
+        return memo(thr, lambda: _evaluate(policy, thr, runs, seed, workers, scheduler,
+                                           importance, pilot, sim, progress, None, on_life))
+    reports = [f for f in (life_progress(progress, policy, thr, runs), on_life) if f is not None]
+
+    def on_life_all(seed: int, r: dict[str, Any]) -> None:
+        for f in reports:
+            f(seed, r)
+    on_life = on_life_all if reports else None
     if importance:
         return evaluate_is(policy, thr, runs, seed, pilot=pilot, workers=workers, scheduler=scheduler,
                            on_life=on_life, **sim)
@@ -90,6 +100,8 @@ def calibrate(
     between: tuple[float, float] | None = None,
     arrival_size_evidence: bool = False,
     population_prior: dict[str, Any] | None = None,
+    memo: Callable[[float, Callable[[], dict[str, Any]]], dict[str, Any]] | None = None,
+    on_life: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -104,6 +116,10 @@ def calibrate(
     (its thresholds are not the plain engine's: the table keeps them apart).
     `population_prior`: deployments are drawn from it and the engine believes it (a cluster
     that declares its own prior; Table 1 otherwise).
+    `memo(threshold, evaluate)`: returns a candidate's evaluation, calling `evaluate` only
+    for one it has not kept (the service's background job keeps them in the database, so a
+    calibration restarted elsewhere resumes: the search is deterministic, and so revisits the
+    same candidates). `on_life(seed, result)`: after each simulated life.
     """
     sim = dict(capacity=capacity, years=years, arrival_rate=arrival_rate, observations=observations, steps=steps)
     if arrival_size_evidence:  # only then: the scale of every calibration before it stays as it was
@@ -122,7 +138,8 @@ def calibrate(
     for _ in range(iterations):
         mid = (lo + hi) / 2
         thr = float(np.exp(mid)) if log_space else mid
-        res = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress)
+        res = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress,
+                        memo, on_life)
         ok = res["failure_rate"] <= sla
         trail.append({"threshold": thr, "failure_rate": res["failure_rate"], "utilization": res["utilization"], "meets_sla": ok})
         if progress:
@@ -133,7 +150,8 @@ def calibrate(
             hi = mid
     if best is None:
         thr = float(np.exp(lo)) if log_space else lo
-        best = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress)
+        best = _evaluate(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim,
+                         progress, memo, on_life)
         if progress:
             progress(f"{policy} threshold={thr:.5g} (no candidate above met τ) "
                      f"failure_rate={best['failure_rate']:.3g} util={best['utilization']:.3f}")

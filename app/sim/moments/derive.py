@@ -74,14 +74,18 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
            importance: bool = False,
            between: tuple[float, float] | None = None,
            arrival_size_evidence: bool = False,
-           population_prior: dict[str, Any] | None = None) -> dict[str, Any]:
+           population_prior: dict[str, Any] | None = None,
+           memo: Callable[..., dict[str, Any]] | None = None,
+           on_life: Callable[[int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
-    candidate met τ — there is then nothing safe to declare)."""
+    candidate met τ — there is then nothing safe to declare). `memo`, `on_life`: as
+    calibrate's."""
     rate = arrival_rate or default_arrival_rate(capacity)
     res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
                     steps, progress=progress, workers=workers, scheduler=scheduler,
                     importance=importance, between=between,
-                    arrival_size_evidence=arrival_size_evidence, population_prior=population_prior)
+                    arrival_size_evidence=arrival_size_evidence, population_prior=population_prior,
+                    memo=memo, on_life=on_life)
     # Judged on the returned candidate, not the search trail: with `between`, a bracket whose
     # every halving failed falls back to its lower end, which may meet τ and is then the answer.
     met = res["failure_rate"] <= sla and res["threshold"] > 0

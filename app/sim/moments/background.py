@@ -1,0 +1,131 @@
+"""One moment calibration as the service runs it in the background: a child process of an
+app process (app/service/calibrator.py starts it at the lowest CPU priority), given the
+calibration's key and the name of the worker holding its lease.
+
+It reads the job's inputs from the database, runs the recipe's search (derive.py), writes
+progress after every life and each candidate's evaluation as it finishes (so an attempt
+restarted elsewhere resumes the search), and finally the result. Every write is conditional
+on the lease still being this worker's and the job still running: a job cancelled (its last
+cluster deleted) or taken over (this worker's process stopped renewing) stops at the next
+life, writing nothing more.
+
+    python -m app.sim.moments.background KEY WORKER
+
+The database URL comes from the environment (HEADROOM_DATABASE_URL), never the command line.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import timedelta
+from typing import Any, Callable
+
+from sqlalchemy import update
+
+from app.config import Settings, get_settings
+from app.store.db import make_engine
+from app.store.models import MomentCalibration, utcnow
+from app.sim.moments.derive import derive
+
+# What a candidate's evaluation keeps for the search and its confidence (calibrate.py reads
+# these; a life's full result holds more than the job row needs).
+_KEPT = ("scaleout_failure_rate", "scaleout_requests", "utilization", "admitted", "rejected")
+EXIT_LOST = 3  # the lease is gone: cancelled or taken over
+
+
+class LeaseLost(Exception):
+    pass
+
+
+def _kept(res: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: v for k, v in res.items() if k != "runs"},
+            "runs": [{k: r[k] for k in _KEPT if k in r} for r in res["runs"]]}
+
+
+class Job:
+    """The job row, written only while this worker holds it."""
+
+    def __init__(self, settings: Settings, key: str, worker: str):
+        self.engine = make_engine(settings)
+        self.key, self.worker = key, worker
+        with self.engine.connect() as conn:
+            row = conn.execute(MomentCalibration.__table__.select().where(
+                MomentCalibration.key == key)).mappings().one()
+        self.inputs: dict[str, Any] = row["inputs"]
+        self.candidates: dict[str, Any] = dict(row["candidates"] or {})
+        recipe = self.inputs["recipe"]
+        # Every halving plus the fallback at the bracket's low end, at most.
+        self.total = recipe["lives"] * (recipe["iterations"] + 1)
+        self.done = recipe["lives"] * len(self.candidates)
+        self.resumed, self.started = self.done, time.monotonic()
+
+    def _write(self, **values: Any) -> None:
+        with self.engine.begin() as conn:
+            hit = conn.execute(update(MomentCalibration).where(
+                MomentCalibration.key == self.key, MomentCalibration.worker == self.worker,
+                MomentCalibration.status == "running").values(updated_at=utcnow(), **values))
+        if hit.rowcount != 1:
+            raise LeaseLost(self.key)
+
+    def progress(self) -> None:
+        self.done += 1
+        pace = (time.monotonic() - self.started) / max(1, self.done - self.resumed)
+        eta = utcnow() + timedelta(seconds=pace * max(0, self.total - self.done))
+        self._write(lives_done=self.done, lives_total=self.total, eta_at=eta)
+
+    def memo(self, threshold: float, evaluate: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        name = repr(float(threshold))
+        if name not in self.candidates:
+            self.candidates[name] = _kept(evaluate())
+            self._write(candidates=self.candidates)
+        return self.candidates[name]
+
+    def finish(self, result: dict[str, Any]) -> None:
+        self._write(status="done", result=result, lease_until=None, eta_at=None,
+                    lives_done=self.done)
+
+
+def result_of(out: dict[str, Any], key: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """What the clusters waiting for this calibration are told (their threshold_calibrated
+    event): the threshold (None when no candidate met τ) and its derivation."""
+    declarable = out["policy"]
+    derivation = {
+        "source": "calibration", "status": "calibrated",
+        "calibration": {"key": key, "inputs": inputs},
+        "runs": out["runs"], "confidence": out["confidence"], "sla": out["sla"],
+        "failure_rate": out["failure_rate"], "utilization": out["utilization"],
+        "scale": {k: v for k, v in out["scale"].items() if k != "population_prior"},
+    }
+    if declarable is not None:
+        derivation["bounds"] = declarable["derivation"]["bounds"]
+    return {"threshold": None if declarable is None else declarable["threshold"],
+            "derivation": derivation}
+
+
+def run(settings: Settings, key: str, worker: str) -> dict[str, Any]:
+    job = Job(settings, key, worker)
+    i, recipe = job.inputs, job.inputs["recipe"]
+    out = derive(i["kind"], i["sla"], i["capacity"], arrival_rate=i["arrival_rate"],
+                 years=recipe["years"], runs=recipe["lives"], iterations=recipe["iterations"],
+                 seed=recipe["seed"], steps=recipe["steps"], workers=1,
+                 scheduler=settings.dask_scheduler,
+                 arrival_size_evidence=i["arrival_size_evidence"],
+                 population_prior=i["population_prior"], memo=job.memo,
+                 on_life=lambda seed, r: job.progress())
+    result = result_of(out, key, i)
+    job.finish(result)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    key, worker = (sys.argv[1:] if argv is None else argv)[:2]
+    try:
+        run(get_settings(), key, worker)
+    except LeaseLost:
+        return EXIT_LOST
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
