@@ -24,7 +24,7 @@ from app.store.migrate import upgrade
 PG_ADMIN_URL = os.environ.get("HEADROOM_TEST_POSTGRES_URL",
                               "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-TABLES = ("events", "snapshots", "idempotency_keys", "api_keys", "clusters")
+TABLES = ("events", "snapshots", "idempotency_keys", "api_keys", "clusters", "moment_calibrations")
 
 
 def _admin_conn() -> psycopg.Connection:
@@ -115,10 +115,14 @@ def postgres_url(pg_url) -> str:
 # The request limits are on by default with Postgres; the suite's clients send bursts no
 # orchestrator does (and the tests of the limits set their own numbers).
 LIMITS_OFF = dict.fromkeys(POSTGRES_LIMITS, 0)
+# Moment declarations outside the table are calibrated in the background; the suite's apps
+# run none unless a test asks (tests/service/test_calibrator.py), so that no test's CPU is
+# another's child process.
+BACKGROUND_OFF = {"calibration_workers": 0}
 
 
 def make_settings(url: str, **overrides) -> Settings:
-    return Settings(database_url=url, **{**LIMITS_OFF, **overrides})
+    return Settings(database_url=url, **{**LIMITS_OFF, **BACKGROUND_OFF, **overrides})
 
 
 @pytest.fixture

@@ -39,9 +39,10 @@ class Snapshots:
                 "refresh_per_admit": self.refresh_per_admit,
                 "arrival_size_evidence": self.arrival_size_evidence,
                 "overflow_sd": self.overflow_sd,
-                "gate": self.gate,
+                # Only where set: the states of clusters that never calibrated stay as they were.
+                **({} if self.gate is None else {"gate": self.gate}),
             },
-            "calibration": self.calibration,
+            **({} if self.calibration is None else {"calibration": self.calibration}),
             "loop": None if self.loop is None else self.loop.to_dict(),
             "ladder": None if self.ladder is None else self.ladder.to_dict(),
             "learner": None if self.learner is None else self.learner.to_dict(),
