@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from app.main import create_app
-from app.policies.moments.sla import CALIBRATED_SIZED, table_threshold
+from app.policies.moments.sla import CALIBRATED_SIZED, table_anchor, table_threshold
 from tests.conftest import admin_client, make_settings
 from tests.helpers import METRICS_TOKEN, assert_problem, scrape
 
@@ -34,10 +34,21 @@ def test_only_capacity_and_sla_gives_a_derived_threshold_stored_and_shown(client
         r = create(client, capacity, kind)
         assert r.status_code == 201, r.text
         c = r.json()
+        if table_anchor(kind, capacity, False, None, None) is None:
+            # Not in the table (the zeroth and first moment stop at 20,000 cores): calibrated
+            # for itself in the background, nothing admitted meanwhile.
+            d = c["policy"]["derivation"]
+            assert (d["status"], d["interim"], c["policy"]["threshold"]) == (
+                "calibrating", "admit_nothing", None)
+            state = client.get(f"/v1/clusters/{c['id']}/state").json()
+            assert (state["gate"], state["threshold"]) == ("threshold_calibrating", None)
+            assert state["calibration"]["status"] == "queued"
+            continue
         expected, derivation = table_threshold(kind, capacity, 1e-4)
         assert c["policy"]["threshold"] == pytest.approx(expected)
         d = c["policy"]["derivation"]
         assert d["source"] == "table" and d["runs"] == derivation["runs"]
+        assert d["status"] == "calibrated"
         assert d["bounds"][0] <= c["policy"]["threshold"] <= d["bounds"][1]
         assert c["policy"]["closed_loop"] is True
         state = client.get(f"/v1/clusters/{c['id']}/state").json()
@@ -200,13 +211,15 @@ def test_counting_arrival_sizes_is_declared_derived_apart_and_survives_a_restart
     ("first_moment", CALIBRATED_SIZED["first_moment"][0][0] - 1),  # below its smallest anchor
     ("second_moment", 2000),  # no anchor at all
 ])
-def test_counting_arrival_sizes_without_an_anchor_needs_a_threshold(client, kind, capacity):
+def test_counting_arrival_sizes_without_an_anchor_is_calibrated_for_itself(client, kind,
+                                                                          capacity):
     r = create(client, capacity, kind, arrival_size_evidence=True)
-    assert_problem(r, 422)
-    assert f"no calibrated {kind} threshold with arrival_size_evidence" in r.text
-    assert client.get("/v1/clusters").json()["items"] == []
+    assert r.status_code == 201, r.text
+    d = r.json()["policy"]["derivation"]
+    assert (d["status"], d["interim"]) == ("calibrating", "admit_nothing")
+    assert d["calibration"]["inputs"]["arrival_size_evidence"] is True
     expert = create(client, capacity, kind, threshold=0.01 if kind == "second_moment" else 5.0,
-                    arrival_size_evidence=True)
+                    arrival_size_evidence=True, name="expert")
     assert expert.status_code == 201, expert.text
 
 
@@ -224,15 +237,18 @@ def test_a_calibration_without_arrival_sizes_cannot_be_declared_with_them(client
 TWICE = {"lambda": [0.4907, 0.2248], "mu": [0.3107, 0.5778], "sigma": [0.2616, 0.0552]}
 
 
-def test_a_declared_population_prior_needs_its_own_threshold(client):
+def test_a_declared_population_prior_gets_a_calibration_of_its_own(client):
     """The table was calibrated on Table 1's deployments: another prior gets no table
-    threshold (422, and nothing is created), but a threshold with or without a calibration
-    for that prior is accepted."""
+    threshold but a calibration for that prior (nothing admitted until it lands); a threshold
+    with or without a calibration for that prior is accepted."""
     for kind in KINDS:
         r = create(client, 2000, kind, population_prior=TWICE)
-        assert_problem(r, 422)
-        assert "population_prior" in r.text and "--population-prior" in r.text
-    assert client.get("/v1/clusters").json()["items"] == []
+        assert r.status_code == 201, r.text
+        d = r.json()["policy"]["derivation"]
+        assert (d["status"], d["interim"]) == ("calibrating", "admit_nothing")
+        assert d["calibration"]["inputs"]["population_prior"] == TWICE
+    for c in client.get("/v1/clusters").json()["items"]:
+        assert client.delete(f"/v1/clusters/{c['id']}").status_code == 204
     table1 = {"lambda": [0.4907, 0.4496], "mu": [0.3107, 0.5778], "sigma": [0.2616, 0.0552]}
     same = create(client, 2000, "second_moment", name="t1", population_prior=table1)
     assert same.status_code == 201, same.text  # Table 1 spelled out is Table 1
@@ -591,11 +607,12 @@ def test_a_second_moment_cluster_of_3000_to_5000_cores_gets_a_cautious_start_by_
         assert r.status_code == 201, r.text
         return r.json()["policy"]["cautious_growth"]
 
-    assert growth(3268) == growth(5000) == 2.0
+    assert growth(5000) == 2.0
+    # Between the table's capacities the declaration is calibrated for itself, and a
+    # calibration's lives run the engine without a cautious start.
+    assert growth(3268) == 1.0
     assert growth(2000) == growth(10000) == growth(5000, "first_moment") == 1.0
-    # Inside the span, but at 5,000's ρ = 0.0255 the empty-cluster probe refuses a cluster of
-    # fewer than 3,268 cores believing λ × 2: the default falls back to off (sla.py).
-    assert growth(3267) == growth(3000) == 1.0
+    assert growth(3000) == 1.0
     assert growth(5000, name="given", threshold=0.03) == 1.0
     assert growth(5000, name="fixed", learn_prior=False) == 1.0
     assert growth(5000, name="off", cautious_growth=1) == 1.0

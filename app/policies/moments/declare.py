@@ -37,6 +37,8 @@ def declare(capacity: int, sla: float, policy: Mapping[str, Any],
     measured = (kind, capacity, learn, p.get("threshold") is not None,
                 p.get("population_prior") is not None, p["arrival_size_evidence"])
     defaulted = p.get("cautious_growth") is None
+    if p.get("threshold") is None and p.get("derivation") is not None:
+        raise DeclarationError("policy.derivation needs the policy.threshold it derived")
     try:
         p["threshold"], p["derivation"] = (
             declared_threshold(kind, capacity, sla, p["threshold"], p.get("derivation"),
