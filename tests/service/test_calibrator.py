@@ -16,8 +16,7 @@ from app.main import create_app
 from app.policies.moments.recipe import Recipe, calibration_inputs
 from app.policies.moments.sla import table_threshold
 from app.service.calibrator import CalibrationLoop
-from app.sim.moments.background import result_of
-from app.sim.moments.derive import derive
+from app.sim.moments.derive import calibration_result, derive
 from tests.conftest import admin_client, make_settings
 from tests.live import LiveServer
 
@@ -68,7 +67,7 @@ def test_a_calibration_lands_through_one_logged_event_and_answers_the_next_decla
         recipe = Recipe(**inputs["recipe"])
         out = derive("second_moment", SLA, CAPACITY, years=recipe.years, runs=recipe.lives,
                      iterations=recipe.iterations, seed=recipe.seed, steps=recipe.steps)
-        assert result_of(out, d["calibration"]["key"], inputs)["threshold"] == state["threshold"]
+        assert calibration_result(out, d["calibration"]["key"], inputs)["threshold"] == state["threshold"]
         # A declaration like it is answered from the finished calibration, at once.
         again = client.post("/v1/clusters", json=declaration("second")).json()
         assert again["policy"]["threshold"] == state["threshold"]
@@ -180,7 +179,7 @@ def test_a_process_killed_mid_calibration_is_taken_over_and_every_process_agrees
         recipe = Recipe(**inputs["recipe"])
         out = derive("second_moment", SLA, CAPACITY, years=recipe.years, runs=recipe.lives,
                      iterations=recipe.iterations, seed=recipe.seed, steps=recipe.steps)
-        assert result_of(out, key, inputs)["threshold"] == state["threshold"]
+        assert calibration_result(out, key, inputs)["threshold"] == state["threshold"]
         restarted = LiveServer(postgres_url, extra_args=("--no-migrate",), env=env).__enter__()
         servers.append(restarted)
         for server in (survivor, restarted):

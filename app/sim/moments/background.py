@@ -26,7 +26,7 @@ from sqlalchemy import update
 from app.config import Settings, get_settings
 from app.store.db import make_engine
 from app.store.models import MomentCalibration, utcnow
-from app.sim.moments.derive import derive
+from app.sim.moments.derive import calibration_result, derive
 
 # What a candidate's evaluation keeps for the search and its confidence (calibrate.py reads
 # these; a life's full result holds more than the job row needs).
@@ -86,23 +86,6 @@ class Job:
                     lives_done=self.done)
 
 
-def result_of(out: dict[str, Any], key: str, inputs: dict[str, Any]) -> dict[str, Any]:
-    """What the clusters waiting for this calibration are told (their threshold_calibrated
-    event): the threshold (None when no candidate met τ) and its derivation."""
-    declarable = out["policy"]
-    derivation = {
-        "source": "calibration", "status": "calibrated",
-        "calibration": {"key": key, "inputs": inputs},
-        "runs": out["runs"], "confidence": out["confidence"], "sla": out["sla"],
-        "failure_rate": out["failure_rate"], "utilization": out["utilization"],
-        "scale": {k: v for k, v in out["scale"].items() if k != "population_prior"},
-    }
-    if declarable is not None:
-        derivation["bounds"] = declarable["derivation"]["bounds"]
-    return {"threshold": None if declarable is None else declarable["threshold"],
-            "derivation": derivation}
-
-
 def run(settings: Settings, key: str, worker: str) -> dict[str, Any]:
     job = Job(settings, key, worker)
     i, recipe = job.inputs, job.inputs["recipe"]
@@ -113,7 +96,7 @@ def run(settings: Settings, key: str, worker: str) -> dict[str, Any]:
                  arrival_size_evidence=i["arrival_size_evidence"],
                  population_prior=i["population_prior"], memo=job.memo,
                  on_life=lambda seed, r: job.progress())
-    result = result_of(out, key, i)
+    result = calibration_result(out, key, i)
     job.finish(result)
     return result
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from app.policies.moments.formulas import DEFAULT_STEPS
 from app.policies.moments.policies import POLICIES
+from app.policies.moments.recipe import DEFAULT_LIVES, Recipe
 from app.sim.cliargs import add_reproduction
 
 HOW_TO_READ = (
@@ -97,6 +98,8 @@ def add_simulate_parser(simulate_subparsers: argparse._SubParsersAction) -> argp
                         "declared with policy.cautious_growth does (default: what such a "
                         "declaration gets, 2 for the second moment at 3,000-5,000 cores with "
                         "the table's threshold, else 1: off)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="local processes for a calibration the declaration needs first")
     p.add_argument("--json", action="store_true", help="JSON on stdout")
     p.set_defaults(func=run_simulate)
     return p
@@ -113,8 +116,20 @@ def _cautious(engines: dict[str, Any]) -> str:
     return ", cautious start " + ", ".join(f"λ ×{f:g} ({p})" for p, f in held.items())
 
 
+def _progress_printer() -> Any:
+    """Progress on stderr: one line rewritten in place on a terminal, plain lines to a file."""
+    tty = sys.stderr.isatty()
+
+    def show(line: str) -> None:
+        if tty and line.startswith("  "):  # a life: overwrite the previous one
+            print("\r\033[K" + line.strip()[:150], end="", file=sys.stderr, flush=True)
+        else:
+            print(("\r\033[K" if tty else "") + line, file=sys.stderr, flush=True)
+    return show
+
+
 def run_simulate(args: argparse.Namespace) -> int:
-    from app.sim.moments.derive import service_engine
+    from app.sim.moments.derive import service_engine, service_threshold
     from app.sim.moments.simulator import simulate
 
     thresholds: dict[str, float] = {}
@@ -124,14 +139,30 @@ def run_simulate(args: argparse.Namespace) -> int:
     _check_scale(args, "headroom simulate moment")
     if args.growth <= 0:
         raise SystemExit("headroom simulate moment: --growth must be positive")
+    derived: dict[str, tuple[float | None, dict[str, Any] | None]] = {}
+    for p in _policies(args.policies):
+        if p in thresholds:
+            derived[p] = (thresholds[p], None)
+            continue
+        # What the service would decide on: the table's, or its background calibration's,
+        # run here in the foreground by the same recipe (minutes, with progress).
+        derived[p] = service_threshold(p, args.capacity, args.sla, args.arrival_rate,
+                                       args.arrival_size_evidence, args.population_prior,
+                                       workers=args.workers, progress=_progress_printer())
+        if derived[p][1].get("source") == "table":  # the service's own table path, defaults too
+            derived[p] = (None, None)
+    refused = [p for p, (t, d) in derived.items() if t is None and d is not None]
+    for p in refused:
+        print(f"{p}: no threshold meets τ = {args.sla:g} at this capacity and load: the "
+              "service's cluster would admit nothing", file=sys.stderr)
     try:
-        engines = {p: service_engine(p, args.capacity, args.sla, thresholds.get(p),
+        engines = {p: service_engine(p, args.capacity, args.sla, t, derivation,
                                      closed_loop=not args.open_loop, steps=args.steps,
                                      learn=not args.fixed_prior,
                                      arrival_size_evidence=args.arrival_size_evidence,
                                      population_prior=args.population_prior,
                                      cautious_growth=args.cautious_growth)
-                   for p in _policies(args.policies)}
+                   for p, (t, derivation) in derived.items() if p not in refused}
     except ValueError as exc:
         raise SystemExit(f"headroom simulate moment: {exc}") from exc
     cautious = _cautious(engines)  # as declared: a start may end during the life
@@ -171,15 +202,21 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
     which = cal.add_subparsers(dest="calibrate_target", required=True)
     p = which.add_parser(
         "moment", help="binary-search t or ρ so the scale-out failure rate meets the SLA",
-        description="§5.2's calibration for one cluster, open loop, on the service's grid; "
-                    "reports the confidence that the SLA holds and prints the policy object "
-                    "to declare the cluster with (POST /v1/clusters). Seeded runs go to local "
-                    "processes or, with --dask-scheduler, to a Dask cluster.")
+        description="§5.2's calibration for one cluster, open loop, on the service's grid: "
+                    "by default the very search the service runs in the background for a "
+                    "declaration with the same capacity, τ, kind, prior and arrival rate "
+                    "(the same seeded lives, so the same threshold). Reports the confidence "
+                    "that the SLA holds and prints the policy object to declare the cluster "
+                    "with (POST /v1/clusters). Seeded runs go to local processes or, with "
+                    "--dask-scheduler, to a Dask cluster.")
     p.add_argument("--policy", choices=POLICIES, required=True, help="the policy to tune")
     _scale_args(p, 1000, 3.0)
-    p.add_argument("--runs", type=int, default=5, help="seeded runs per candidate (paper: 500)")
-    p.set_defaults(seed=1000)
-    p.add_argument("--iterations", type=int, default=8, help="binary-search steps")
+    p.add_argument("--runs", type=int, default=DEFAULT_LIVES,
+                   help="seeded lives per candidate (default: the service's recipe, "
+                        f"{DEFAULT_LIVES}; the paper: 500)")
+    p.set_defaults(seed=Recipe().seed)
+    p.add_argument("--iterations", type=int, default=Recipe().iterations,
+                   help="binary-search steps (default: the service's recipe)")
     p.add_argument("--between", type=float, nargs=2, metavar=("LO", "HI"), default=None,
                    help="search only between these thresholds (t in cores, or ρ), e.g. the "
                         "calibrated values of the neighbouring capacities (default: t in "
@@ -207,7 +244,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     res = derive(args.policy, args.sla, args.capacity, args.arrival_rate, args.years, args.runs,
                  args.iterations, args.seed, args.steps, args.workers, args.observations,
                  # stderr, so a --json run shows its progress too without touching stdout
-                 progress=lambda m: print(m, file=sys.stderr, flush=True),
+                 progress=_progress_printer(),
                  scheduler=args.dask_scheduler, importance=args.importance_sampling,
                  between=None if args.between is None else tuple(args.between),
                  arrival_size_evidence=args.arrival_size_evidence,

@@ -26,9 +26,10 @@ from app.policies.moments.options import (
     loop_bounds,
 )
 from app.policies.moments.priors import Prior
-from app.policies.moments.recipe import default_arrival_rate
+from app.policies.moments.recipe import Recipe, default_arrival_rate
 from app.policies.moments.sla import (
     declared_threshold,
+    derived_threshold,
     default_cautious_growth,
     default_overflow_sd,
 )
@@ -65,6 +66,50 @@ def service_engine(*args: Any, **kwargs: Any) -> MomentEngine:
     """The engine of service_options(*args, **kwargs), as the service starts it."""
     options, defaulted = service_options(*args, **kwargs)
     return checked_cautious_start(options, fallback=defaulted)
+
+
+def service_threshold(policy: str, capacity: int, sla: float, arrival_rate: float | None = None,
+                      arrival_size_evidence: bool = False,
+                      population_prior: dict[str, Any] | None = None,
+                      recipe: Recipe = Recipe(), workers: int = 1,
+                      scheduler: str | None = None,
+                      progress: Callable[[str], None] | None = None
+                      ) -> tuple[float | None, dict[str, Any]]:
+    """(threshold, derivation) a cluster declared with these inputs and no threshold ends up
+    deciding on: the table's where it holds this very declaration, else what the service's
+    background calibration will find, calibrated here in the foreground by the same recipe
+    (the same seeded lives, so the same threshold). None: no candidate met τ, and the
+    service's cluster admits nothing."""
+    threshold, derivation = derived_threshold(policy, capacity, sla, arrival_size_evidence,
+                                              population_prior, arrival_rate, recipe)
+    if derivation.get("status") != "calibrating":
+        return threshold, derivation
+    ref = derivation["calibration"]
+    out = derive(policy, sla, capacity, arrival_rate=ref["inputs"]["arrival_rate"],
+                 years=recipe.years, runs=recipe.lives, iterations=recipe.iterations,
+                 seed=recipe.seed, steps=recipe.steps, workers=workers, scheduler=scheduler,
+                 progress=progress, arrival_size_evidence=arrival_size_evidence,
+                 population_prior=ref["inputs"]["population_prior"])
+    result = calibration_result(out, ref["key"], ref["inputs"])
+    return result["threshold"], result["derivation"]
+
+
+def calibration_result(out: dict[str, Any], key: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """What the clusters waiting for a calibration are told (their threshold_calibrated
+    event), from derive's output: the threshold (None when no candidate met τ) and its
+    derivation."""
+    declarable = out["policy"]
+    derivation = {
+        "source": "calibration", "status": "calibrated",
+        "calibration": {"key": key, "inputs": inputs},
+        "runs": out["runs"], "confidence": out["confidence"], "sla": out["sla"],
+        "failure_rate": out["failure_rate"], "utilization": out["utilization"],
+        "scale": out["scale"],
+    }
+    if declarable is not None:
+        derivation["bounds"] = declarable["derivation"]["bounds"]
+    return {"threshold": None if declarable is None else declarable["threshold"],
+            "derivation": derivation}
 
 
 def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = None,
