@@ -190,9 +190,11 @@ class MomentPolicy(StrictModel):
     threshold: Threshold | None = Field(
         None,
         description="threshold / first_moment: t in cores; second_moment: the overflow bound "
-                    "ρ. Default: derived from the cluster's capacity and SLA by calibrations "
-                    "of the §2.1 model (see `derivation`); give one as an expert override, "
-                    "e.g. from `headroom calibrate moment`.")
+                    "ρ. Default: derived for this declaration (capacity, SLA, kind, priors, "
+                    "arrival rate) by calibrating the §2.1 model: at once where the shipped "
+                    "table holds it, else in the background (derivation.status "
+                    "calibrating, then calibrated). Give one as an expert override, e.g. "
+                    "from `headroom calibrate moment`.")
     marginal: bool = Field(True, description="Advanced, a research knob: the marginal "
                                              "heuristic of §6.1 (false: the rule alone).")
     closed_loop: bool = Field(
@@ -216,10 +218,9 @@ class MomentPolicy(StrictModel):
                     "test rejects it in favour of slower). It guards against deployments "
                     "admitted before there is evidence, at some utilisation: see "
                     "docs/moments.md for where it helped and where it did not. Default: 2 "
-                    "for a second_moment cluster of 3,000 to 5,000 cores that learns its "
-                    "prior, with the table's threshold and Table 1's priors (where it was "
-                    "measured to hold τ when the default without it did not), unless that "
-                    "belief would admit nothing (below 3,268 cores at the table's ρ); "
+                    "for a second_moment cluster that learns its prior, declared with the "
+                    "table's threshold and Table 1's priors at a capacity where it was "
+                    "measured to hold τ when the default without it did not (5,000 cores), "
                     "otherwise 1 (off); stored with the cluster. Above 1 needs learn_prior "
                     "and a first_moment or second_moment kind, and a declared value is refused "
                     "where the belief would refuse even a 1-core deployment into the empty "
@@ -230,8 +231,8 @@ class MomentPolicy(StrictModel):
                            "scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): "
                            "right where a deployment starts at the size it later scales out "
                            "by, as in the §2.1 simulator; the paper's engine does not. Its "
-                           "thresholds are calibrated apart (docs/moments.md has where). No "
-                           "effect on the zeroth-moment rule.")
+                           "thresholds are calibrated apart. No effect on the zeroth-moment "
+                           "rule.")
     overflow_sd: float | None = Field(
         None, ge=0.0, le=3.0, allow_inf_nan=False,
         description="Where the scale-outs' `migrate` answer (reason cluster_overflow) starts: "
@@ -246,15 +247,9 @@ class MomentPolicy(StrictModel):
     population_prior: GammaPriors | None = Field(
         None, description="The population prior deployments without their own start from, "
                           "instead of the paper's Table 1 (the learner, if on, starts from it "
-                          "too). The table of calibrated thresholds is Table 1's, so a "
-                          "declaration with another prior must give its threshold: `headroom "
-                          "calibrate moment --population-prior '{...}'` prints one, with a "
-                          "derivation that names the prior.")
-    arrival_rate: float | None = Field(
-        None, gt=0, le=1e6, allow_inf_nan=False,
-        description="Deployments arriving per hour, as the operator expects: the load the "
-                    "threshold is calibrated for. Default: capacity_cores / 20,000 (the "
-                    "paper's load, which fills ~92% of the cores under accept-all).")
+                          "too). A declaration with its own prior is calibrated for it in "
+                          "the background (derivation.status), like any declaration the "
+                          "table does not hold.")
     derivation: ThresholdDerivation | None = None
 
     @model_validator(mode="after")
