@@ -108,6 +108,14 @@ class Metrics:
             "headroom_tick_lag_seconds", "Duration of the tick loop's last pass over the "
             "wall-clock clusters: how much later than the interval a cluster may be ticked.",
             registry=r, multiprocess_mode="max")
+        self.calibrations = Gauge(
+            "headroom_moment_calibrations", "Moment threshold calibrations by status (queued, "
+            "running, done, failed, cancelled), as the calibration loop last counted them: "
+            "queued ones wait for a process with a free calibration worker.",
+            ["status"], registry=r, multiprocess_mode="mostrecent")
+        self.calibrations_running_here = Gauge(
+            "headroom_moment_calibrations_running", "Calibrations this process's children "
+            "are computing now.", registry=r, multiprocess_mode="sum")
         if per_cluster:
             self._cluster_series(r)
 
@@ -206,6 +214,11 @@ class Metrics:
 
     def tick_pass(self, seconds: float) -> None:
         self.tick_lag.set(seconds)
+
+    def calibration_pass(self, by_status: dict[str, int], running_here: int) -> None:
+        for status in ("queued", "running", "done", "failed", "cancelled"):
+            self.calibrations.labels(status).set(by_status.get(status, 0))
+        self.calibrations_running_here.set(running_here)
 
     def _may_label(self, cluster_id: str) -> bool:
         if cluster_id in self._labelled:

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 from datetime import datetime, timedelta
 from typing import IO, Any
 
-from sqlalchemy import insert, or_, select, update
+from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import HeadroomError
@@ -146,6 +146,13 @@ class CalibrationLoop:
         self._tend_children()
         if self.workers > len(self.children):
             self._claim([k for k, j in jobs.items() if j["status"] in ("queued", "running")])
+        self.ctx.metrics.calibration_pass(self._counts(), len(self.children))
+
+    def _counts(self) -> dict[str, int]:
+        t = MomentCalibration.__table__
+        with self.ctx.db.connect() as conn:
+            return {s: n for s, n in conn.execute(
+                select(t.c.status, func.count()).group_by(t.c.status)).all()}
 
     def _sync_jobs(self, waiting: dict[str, tuple[dict[str, Any], list[str]]]
                    ) -> dict[str, dict[str, Any]]:
