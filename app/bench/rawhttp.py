@@ -24,12 +24,16 @@ class RawConnection:
         self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
 
     async def post_json(self, path: str, body: Any) -> tuple[int, Any]:
+        return await self.request("POST", path, body)
+
+    async def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """(status, parsed JSON body or None); ``body`` None sends none."""
         if self.writer is None:
             await self._connect()
-        payload = json.dumps(body, separators=(",", ":")).encode()
-        head = (f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
-                f"{self.extra}\r\n")
+        payload = b"" if body is None else json.dumps(body, separators=(",", ":")).encode()
+        kind = "" if body is None else "Content-Type: application/json\r\n"
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                f"{kind}Content-Length: {len(payload)}\r\n{self.extra}\r\n")
         assert self.writer is not None and self.reader is not None
         self.writer.write(head.encode() + payload)
         await self.writer.drain()
