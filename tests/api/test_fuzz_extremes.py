@@ -297,8 +297,11 @@ def test_job_events_with_extreme_values(fuzzer):
 
 def test_moment_events_with_extreme_values(fuzzer):
     f = fuzzer
+    # A declared threshold: a capacity the table does not hold would admit nothing until
+    # its background calibration lands.
     cid = _create(f.c, "/v1/clusters", {"name": f"m-{_uid()}", "capacity_cores": 10_000_000,
-                                        "sla": 0.01, "policy": {"kind": "first_moment"}})
+                                        "sla": 0.01, "policy": {"kind": "first_moment",
+                                                                "threshold": 7_000_000.0}})
     base = f"/v1/clusters/{cid}"
 
     def view() -> Any:

@@ -132,6 +132,9 @@ class ThresholdDerivation(StrictModel):
         "finished calibration is known to be as safe as τ here."))
     calibration: CalibrationRef | None = Field(None, description=(
         "The calibration this threshold comes from or waits for: its key and inputs."))
+    cached: bool | None = Field(None, description=(
+        "true: the calibration had finished for another declaration with the same inputs, "
+        "and this one got its result at creation."))
     bounds: list[Threshold] | None = Field(
         None, min_length=2, max_length=2,
         description="[tightest, loosest] threshold the closed loop may move to; the "
@@ -255,9 +258,11 @@ class MomentPolicy(StrictModel):
     @model_validator(mode="after")
     def _derivation_is_declarable(self) -> MomentPolicy:
         d = self.derivation
-        if d is not None and (d.status is not None or d.interim is not None):
-            raise ValueError("policy.derivation.status and .interim are the service's to "
-                             "set: declare the derivation `headroom calibrate moment` prints")
+        if d is not None and (d.status == "calibrating" or d.interim is not None):
+            raise ValueError("policy.derivation: a calibration still running is the "
+                             "service's to declare: declare a finished derivation (one the "
+                             "service shows once calibrated, or `headroom calibrate moment` "
+                             "prints)")
         if d is not None and d.bounds is None:
             raise ValueError("policy.derivation needs bounds")
         return self
