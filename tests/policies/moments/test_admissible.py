@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from app.policies.moments import MomentEngine
 from app.policies.moments.admissible import PROBE, admissibility, typical_arrival_cores
+from app.policies.moments.family import MomentAdapter
 from app.policies.moments.options import GATE_CALIBRATING, MomentOptions
 from app.policies.moments.priors import Prior
 
@@ -171,3 +172,20 @@ def test_a_deployment_named_like_the_probe_is_not_in_the_way() -> None:
     assert admissibility(e)["largest_first_deployment"] >= 1
     assert state(e) == before
 
+
+def test_the_adapter_computes_it_once_per_event_applied() -> None:
+    """/state reuses the figure until an event changes the engine (family.py); a dry run
+    changes nothing, so it keeps it."""
+    fam = MomentAdapter.build({"capacity_cores": 20_000, "sla": 1e-4,
+                               "policy": {"kind": "second_moment", "threshold": 0.112}})
+    empty = fam.admissible()
+    assert fam.describe()["admissible"] == empty == admissibility(fam.engine)
+    fam.admissible()["typical_first_deployment"]["cores"] = -1  # a caller's copy
+    assert fam.admissible() == empty
+    event = {"kind": "deployment", "deployment_id": "d", "cores": 400, "at": 1.0}
+    fam.dry_run(event)
+    assert fam.admissible() == empty
+    assert fam.apply(event).decision == "admitted"
+    now = fam.admissible()
+    assert now == admissibility(fam.engine)
+    assert now["largest_first_deployment"] < empty["largest_first_deployment"]
