@@ -91,3 +91,12 @@ class HasDeployments(KeepsTime):
     @abstractmethod
     def capacity_use(self) -> tuple[int, int]:
         """Cores active now and the cluster's capacity."""
+
+
+class ShowsAdmissible(ABC):
+    """What the cluster can admit as it stands, in figures a person reads (the creation
+    answer, a declaration's dry run, ``/state``)."""
+
+    @abstractmethod
+    def admissible(self) -> dict[str, Any]:
+        """The largest arrival admissible now and a typical one's decision; read-only."""

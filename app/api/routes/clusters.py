@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
-from fastapi import APIRouter, Header, Query, Request, Response, status
+from fastapi import APIRouter, Depends, Header, Query, Request, Response, status
+from fastapi.responses import JSONResponse
+from pydantic import BeforeValidator
 
 from app.api.problems import responses
 from app.api.routes.deps import (
@@ -25,6 +27,7 @@ from app.api.schemas.clusters import (
     ClusterCreate,
     ClusterOut,
     ClusterPage,
+    ClusterPreview,
     ClusterUpdate,
     ServerPage,
     spec_errors,
@@ -33,8 +36,8 @@ from app.api.schemas.common import CLIENT_ID_PATTERN, NAME_PATTERN
 from app.api.schemas.events import DecisionSummary, EventPage
 from app.api.schemas.state import ServerView
 from app.errors import Unprocessable
-from app.families.base import FamilyRegistry
-from app.policies.capabilities import HasServers
+from app.families.base import Family, FamilyRegistry
+from app.policies.capabilities import HasServers, ShowsAdmissible
 from app.policies.errors import build_declared
 from app.policies.protocol import PolicyAdapter
 from app.service import calibrator
@@ -52,6 +55,14 @@ CLUSTERS = "clusters"
 CODE_PATTERN = r"^[a-z][a-z0-9_]{0,63}$"
 
 
+def _true_or_false(value: Any) -> Any:
+    """A query flag is ``true`` or ``false``, as the JSON bodies' dry_run is (strict models):
+    FastAPI's bool would also read 1, on, yes or t as true, and 0, off, no or f as false."""
+    if value in ("true", "false"):
+        return value == "true"
+    raise ValueError("must be true or false")
+
+
 def router_for(registry: FamilyRegistry) -> APIRouter:
     """The /v1/clusters routes serving ``registry``'s families of the collection."""
     own = APIRouter(responses=router.responses)
@@ -59,7 +70,12 @@ def router_for(registry: FamilyRegistry) -> APIRouter:
     own.add_api_route(PREFIX, create, methods=["POST"], tags=TAGS,
                       status_code=status.HTTP_201_CREATED,
                       response_model=ClusterOut, operation_id="createCluster",
-                      summary="Declare a cluster", responses={**BODY, **responses(409)})
+                      summary="Declare a cluster (or, with dry_run, preview what it makes)",
+                      responses={**BODY, **responses(409), 200: {
+                          "model": ClusterPreview,
+                          "description": "dry_run=true: the cluster the declaration would "
+                                         "make, with no id, version, generation or times: "
+                                         "nothing is created."}})
     own.include_router(router)
     # What /state answers, by policy kind: documented, not re-validated on the way out (the
     # engines' views are returned as they are; tests/api/test_state_views.py holds them to
@@ -87,11 +103,46 @@ def _typed(endpoint: Callable[..., Any], **annotations: Any) -> Callable[..., An
     return call
 
 
+# A strict flag in the query: only "true" or "false" (_true_or_false), and once.
+DryRunQuery = Annotated[bool, BeforeValidator(_true_or_false), Query(
+    description="true: validate and resolve the declaration as creation does and answer 200 "
+                "with the cluster it would make (no id, version, generation or times; its name "
+                "is not checked against existing clusters); nothing is written, and an "
+                "Idempotency-Key is neither read nor recorded.")]
+
+
+async def _dry_run(request: Request, dry_run: DryRunQuery = False) -> bool:
+    if len(request.query_params.getlist("dry_run")) > 1:  # which one was meant?
+        raise Unprocessable("dry_run given more than once",
+                            errors=[{"field": "dry_run", "message": "given more than once"}])
+    return dry_run
+
+
+DryRun = Annotated[bool, Depends(_dry_run)]
+
+
 # Served by router_for, which annotates ``body`` with the registry's create body.
-def create_cluster(body: Any, ctx: Ctx,
-                   principal: Auth, response: Response,
-                   sent: SentBody, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+def create_cluster(body: Any, ctx: Ctx, principal: Auth, response: Response, sent: SentBody,
+                   dry_run: DryRun, idempotency_key: IdempotencyKey = None) -> Any:
     principal.require("admin")
+    family, spec = _declared(ctx, body)
+    if dry_run:
+        return JSONResponse(ClusterPreview.model_validate(
+            {**spec, "owner": principal.owner, "family": family.name,
+             "admissible": _admissible(family, spec)}).model_dump(mode="json"))
+    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
+                                           sent=sent)
+    response.headers["Location"] = f"/v1/clusters/{view['id']}"
+    response.headers["ETag"] = f'"{view["generation"]}"'
+    if replayed:
+        response.headers["Idempotent-Replayed"] = "true"
+    # The stored cluster's (a replay's may differ from this request's: a calibration since).
+    return {**_with_family(ctx, view), "admissible": _admissible(family, view)}
+
+
+def _declared(ctx: Ctx, body: Any) -> tuple[Family[Any], dict[str, Any]]:
+    """The family and the spec a new declaration is stored as, checked as the engine builds
+    it; refused with the 422 that names the field."""
     if isinstance(body, ClusterCreate):
         errors = spec_errors(body, ctx.settings.max_servers, ctx.settings.max_job_types)
         if errors:
@@ -102,13 +153,14 @@ def create_cluster(body: Any, ctx: Ctx,
     spec = calibrator.from_cache(ctx, spec)  # a moment threshold calibrated already
     # the engine's own checks, e.g. DRA's (the body's model admits declared kinds only)
     build_declared(family.build, spec)
-    view, replayed = service.create_cluster(ctx, spec, principal.owner, idempotency_key,
-                                           sent=sent)
-    response.headers["Location"] = f"/v1/clusters/{view['id']}"
-    response.headers["ETag"] = f'"{view["generation"]}"'
-    if replayed:
-        response.headers["Idempotent-Replayed"] = "true"
-    return _with_family(ctx, view)
+    return family, spec
+
+
+def _admissible(family: Family[Any], spec: dict[str, Any]) -> dict[str, Any] | None:
+    """What the empty cluster of ``spec`` can admit, for a family that says (moments)."""
+    if not family.has(ShowsAdmissible):
+        return None
+    return cast(ShowsAdmissible, family.build(spec)).admissible()
 
 
 def _with_family(ctx: Ctx, view: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
 from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
+from app.api.schemas.state import AdmissibleView
 from app.policies.best_fit import BestFit
 from app.policies.dra.engine import DRAEngine
 from app.policies.first_fit import MAX_INDEX_ENTRIES, FirstFit
@@ -163,8 +164,10 @@ class ClusterUpdate(StrictModel):
     name: Name
 
 
-class ClusterOut(BaseModel):
-    id: str
+class ClusterPreview(BaseModel):
+    """A cluster as its declaration makes it: what a dry run of the declaration answers, and
+    what creation stores and answers, less what only creation gives (ClusterOut)."""
+
     owner: str = Field(description="The owner of the API key that declared it.")
     name: str
     family: str = Field(description="The policy family of its kind (placement, queues, "
@@ -178,6 +181,14 @@ class ClusterOut(BaseModel):
     # Moment admission clusters:
     capacity_cores: int | None = None
     sla: float | None = None
+    admissible: AdmissibleView | None = Field(None, description=(
+        "Moment clusters, in the creation answer and a dry run: what the empty cluster can "
+        "admit (GET .../state has it for the cluster as it is now); null for other families "
+        "and where no engine is read (GET, list, rename)."))
+
+
+class ClusterOut(ClusterPreview):
+    id: str
     version: int = Field(description="Number of events applied so far.")
     generation: int = Field(description="Changes with every admin update; use as If-Match.")
     created_at: datetime

@@ -233,6 +233,33 @@ class CalibrationProgress(BaseModel):
     error: str | None = None
 
 
+class TypicalDeploymentView(View):
+    cores: int = Field(description=(
+        "A typical first deployment's size: 1 + E[σ] under the population prior in use, "
+        "rounded (in the §2.1 model an arrival starts with 1 + Pois(σ) cores, as a scale-out "
+        "adds)."))
+    decision: Literal["admitted", "rejected"] = Field(
+        description="What a dry run of it into the cluster as it is now answers.")
+    reason: str = Field(description="That answer's reason, as a deployment's decision gives it.")
+    overflow_bound: float = Field(description=(
+        "The bound the cluster's rule reports for it (Cantelli's for second_moment, Markov's "
+        "E/c for first_moment, active/c for threshold): the rule's bound, not a simulated "
+        "probability of overflow."))
+
+
+class AdmissibleView(View):
+    """What the cluster can admit as it stands, from dry runs of deployments on the
+    population prior (app/policies/moments/admissible.py)."""
+
+    largest_first_deployment: int = Field(description=(
+        "The most cores a deployment on the population prior can have and still be admitted "
+        "into the cluster as it is now; 0 when not even 1 core is."))
+    typical_first_deployment: TypicalDeploymentView
+    admits_typical: bool
+    summary: str = Field(description="The same in one line, e.g. \"admits first deployments of "
+                                     "up to 3 cores; a typical one (6 cores) is rejected: ...\".")
+
+
 class MomentState(StateHeader):
     policy: Literal[POLICIES]  # type: ignore[valid-type]
     utilization_now: float
@@ -270,6 +297,8 @@ class MomentState(StateHeader):
     threshold_derivation: dict[str, Any] | None = Field(
         description="How the threshold was derived: the declaration's policy.derivation.")
     meets_sla: bool | None
+    admissible: AdmissibleView = Field(description=(
+        "What the cluster admits as it is now (the creation answer has the empty cluster's)."))
     calibration: CalibrationProgress | None = Field(None, description=(
         "While threshold_derivation.status is calibrating: the background calibration's "
         "status (queued, running, done, failed, cancelled), lives simulated of the most it "

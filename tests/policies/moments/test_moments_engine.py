@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from app.api.schemas.state import DeploymentView
 from app.policies.errors import PolicyError
 from app.policies.moments import MomentEngine, MomentsError
+from app.policies.moments.admissible import admissibility
 from app.policies.moments.formulas import Grid
 from app.policies.moments.options import MomentOptions
 from app.sim.moments.replay import largest as largest_peaks
@@ -234,9 +235,10 @@ def test_state_round_trip_makes_identical_decisions(evts, policy, sized) -> None
     assert play(restored, log[half:]) == play(twin, log[half:])
     assert json.dumps(restored.to_state()) == json.dumps(twin.to_state())
     # What /state shows of it is what the OpenAPI document says (the family adds the SLA's
-    # three fields); and each deployment's view, live or kept dead for its category.
+    # three fields and what it admits); and each deployment's view, live or kept dead for its
+    # category.
     check_state_view({**restored.describe(), "sla": None, "threshold_derivation": None,
-                      "meets_sla": None})
+                      "meets_sla": None, "admissible": admissibility(restored)})
     for key in restored.deployments:
         DeploymentView.model_validate(restored.deployment_view(key))
 

@@ -1,5 +1,6 @@
 """Contains all the data models used in inputs/outputs"""
 
+from .admissible_view import AdmissibleView
 from .admission_out import AdmissionOut
 from .admission_out_decision import AdmissionOutDecision
 from .admission_out_details import AdmissionOutDetails
@@ -19,6 +20,10 @@ from .batch_in import BatchIn
 from .batch_out import BatchOut
 from .best_fit_policy import BestFitPolicy
 from .calibrated_anchor import CalibratedAnchor
+from .calibration_progress import CalibrationProgress
+from .calibration_progress_status import CalibrationProgressStatus
+from .calibration_ref import CalibrationRef
+from .calibration_ref_inputs import CalibrationRefInputs
 from .calibration_scale import CalibrationScale
 from .cap_estimator_params import CapEstimatorParams
 from .closed_loop_view import ClosedLoopView
@@ -28,6 +33,10 @@ from .cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item
 from .cluster_out_policy import ClusterOutPolicy
 from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
 from .cluster_page import ClusterPage
+from .cluster_preview import ClusterPreview
+from .cluster_preview_job_types_type_0_item import ClusterPreviewJobTypesType0Item
+from .cluster_preview_policy import ClusterPreviewPolicy
+from .cluster_preview_server_pools_type_0_item import ClusterPreviewServerPoolsType0Item
 from .cluster_update import ClusterUpdate
 from .configuration_search import ConfigurationSearch
 from .container import Container
@@ -232,13 +241,18 @@ from .thor_policy import ThorPolicy
 from .thor_policy_params import ThorPolicyParams
 from .thor_policy_params_caps_type_0 import ThorPolicyParamsCapsType0
 from .threshold_derivation import ThresholdDerivation
+from .threshold_derivation_interim_type_0 import ThresholdDerivationInterimType0
 from .threshold_derivation_source import ThresholdDerivationSource
+from .threshold_derivation_status_type_0 import ThresholdDerivationStatusType0
 from .tick_in import TickIn
 from .tick_out import TickOut
 from .tick_out_decision import TickOutDecision
 from .tracking_estimator_params import TrackingEstimatorParams
+from .typical_deployment_view import TypicalDeploymentView
+from .typical_deployment_view_decision import TypicalDeploymentViewDecision
 
 __all__ = (
+    "AdmissibleView",
     "AdmissionOut",
     "AdmissionOutDecision",
     "AdmissionOutDetails",
@@ -258,6 +272,10 @@ __all__ = (
     "BatchOut",
     "BestFitPolicy",
     "CalibratedAnchor",
+    "CalibrationProgress",
+    "CalibrationProgressStatus",
+    "CalibrationRef",
+    "CalibrationRefInputs",
     "CalibrationScale",
     "CapEstimatorParams",
     "ClosedLoopView",
@@ -267,6 +285,10 @@ __all__ = (
     "ClusterOutPolicy",
     "ClusterOutServerPoolsType0Item",
     "ClusterPage",
+    "ClusterPreview",
+    "ClusterPreviewJobTypesType0Item",
+    "ClusterPreviewPolicy",
+    "ClusterPreviewServerPoolsType0Item",
     "ClusterUpdate",
     "ConfigurationSearch",
     "Container",
@@ -471,9 +493,13 @@ __all__ = (
     "ThorPolicyParams",
     "ThorPolicyParamsCapsType0",
     "ThresholdDerivation",
+    "ThresholdDerivationInterimType0",
     "ThresholdDerivationSource",
+    "ThresholdDerivationStatusType0",
     "TickIn",
     "TickOut",
     "TickOutDecision",
     "TrackingEstimatorParams",
+    "TypicalDeploymentView",
+    "TypicalDeploymentViewDecision",
 )

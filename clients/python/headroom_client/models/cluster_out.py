@@ -10,6 +10,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.admissible_view import AdmissibleView
     from ..models.cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item
     from ..models.cluster_out_policy import ClusterOutPolicy
     from ..models.cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
@@ -31,6 +32,9 @@ class ClusterOut:
         policy (ClusterOutPolicy):
         updated_at (datetime.datetime):
         version (int): Number of events applied so far.
+        admissible (AdmissibleView | None | Unset): Moment clusters, in the creation answer and a dry run: what the
+            empty cluster can admit (GET .../state has it for the cluster as it is now); null for other families and where
+            no engine is read (GET, list, rename).
         capacity_cores (int | None | Unset):
         dimensions (list[str] | None | Unset):
         job_types (list[ClusterOutJobTypesType0Item] | None | Unset):
@@ -48,6 +52,7 @@ class ClusterOut:
     policy: ClusterOutPolicy
     updated_at: datetime.datetime
     version: int
+    admissible: AdmissibleView | None | Unset = UNSET
     capacity_cores: int | None | Unset = UNSET
     dimensions: list[str] | None | Unset = UNSET
     job_types: list[ClusterOutJobTypesType0Item] | None | Unset = UNSET
@@ -57,6 +62,8 @@ class ClusterOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.admissible_view import AdmissibleView  # noqa: PLC0415
+
         created_at = self.created_at.isoformat()
 
         family = self.family
@@ -74,6 +81,14 @@ class ClusterOut:
         updated_at = self.updated_at.isoformat()
 
         version = self.version
+
+        admissible: dict[str, Any] | None | Unset
+        if isinstance(self.admissible, Unset):
+            admissible = UNSET
+        elif isinstance(self.admissible, AdmissibleView):
+            admissible = self.admissible.to_dict()
+        else:
+            admissible = self.admissible
 
         capacity_cores: int | None | Unset
         if isinstance(self.capacity_cores, Unset):
@@ -141,6 +156,8 @@ class ClusterOut:
                 "version": version,
             }
         )
+        if admissible is not UNSET:
+            field_dict["admissible"] = admissible
         if capacity_cores is not UNSET:
             field_dict["capacity_cores"] = capacity_cores
         if dimensions is not UNSET:
@@ -158,6 +175,7 @@ class ClusterOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.admissible_view import AdmissibleView  # noqa: PLC0415
         from ..models.cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item  # noqa: PLC0415
         from ..models.cluster_out_policy import ClusterOutPolicy  # noqa: PLC0415
         from ..models.cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item  # noqa: PLC0415
@@ -180,6 +198,23 @@ class ClusterOut:
         updated_at = datetime.datetime.fromisoformat(d.pop("updated_at"))
 
         version = d.pop("version")
+
+        def _parse_admissible(data: object) -> AdmissibleView | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                admissible_type_0 = AdmissibleView.from_dict(data)
+
+                return admissible_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(AdmissibleView | None | Unset, data)
+
+        admissible = _parse_admissible(d.pop("admissible", UNSET))
 
         def _parse_capacity_cores(data: object) -> int | None | Unset:
             if data is None:
@@ -279,6 +314,7 @@ class ClusterOut:
             policy=policy,
             updated_at=updated_at,
             version=version,
+            admissible=admissible,
             capacity_cores=capacity_cores,
             dimensions=dimensions,
             job_types=job_types,

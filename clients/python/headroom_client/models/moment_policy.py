@@ -24,6 +24,9 @@ class MomentPolicy:
             second_moment is the one to declare: in simulations of the paper's model at τ = 1e-4 it kept τ (or met it at the
             point estimate) at every capacity measured from 500 to 100,000 cores, at 1.2-2.7× the zeroth moment's
             utilisation; first_moment did not from 2,000 to 10,000 cores (docs/moments.md, "Which kind to declare").
+        arrival_rate (float | None | Unset): Deployments arriving per hour, as the operator expects: the load the
+            threshold is calibrated for. Default: capacity_cores / 20,000 (the paper's load, which fills ~92% of the cores
+            under accept-all).
         arrival_size_evidence (bool | Unset): Advanced, a research knob: count each arriving deployment's size as one
             observation of its scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment
             starts at the size it later scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds
@@ -66,6 +69,7 @@ class MomentPolicy:
     """
 
     kind: MomentPolicyKind
+    arrival_rate: float | None | Unset = UNSET
     arrival_size_evidence: bool | Unset = False
     cautious_growth: float | None | Unset = UNSET
     closed_loop: bool | Unset = True
@@ -81,6 +85,12 @@ class MomentPolicy:
         from ..models.threshold_derivation import ThresholdDerivation  # noqa: PLC0415
 
         kind = self.kind.value
+
+        arrival_rate: float | None | Unset
+        if isinstance(self.arrival_rate, Unset):
+            arrival_rate = UNSET
+        else:
+            arrival_rate = self.arrival_rate
 
         arrival_size_evidence = self.arrival_size_evidence
 
@@ -131,6 +141,8 @@ class MomentPolicy:
                 "kind": kind,
             }
         )
+        if arrival_rate is not UNSET:
+            field_dict["arrival_rate"] = arrival_rate
         if arrival_size_evidence is not UNSET:
             field_dict["arrival_size_evidence"] = arrival_size_evidence
         if cautious_growth is not UNSET:
@@ -159,6 +171,15 @@ class MomentPolicy:
 
         d = dict(src_dict)
         kind = MomentPolicyKind(d.pop("kind"))
+
+        def _parse_arrival_rate(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        arrival_rate = _parse_arrival_rate(d.pop("arrival_rate", UNSET))
 
         arrival_size_evidence = d.pop("arrival_size_evidence", UNSET)
 
@@ -231,6 +252,7 @@ class MomentPolicy:
 
         moment_policy = cls(
             kind=kind,
+            arrival_rate=arrival_rate,
             arrival_size_evidence=arrival_size_evidence,
             cautious_growth=cautious_growth,
             closed_loop=closed_loop,

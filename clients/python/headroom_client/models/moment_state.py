@@ -6,8 +6,11 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 
 from ..models.moment_state_policy import MomentStatePolicy
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.admissible_view import AdmissibleView
+    from ..models.calibration_progress import CalibrationProgress
     from ..models.closed_loop_view import ClosedLoopView
     from ..models.grid_view import GridView
     from ..models.growth_calibration_view import GrowthCalibrationView
@@ -27,12 +30,17 @@ class MomentState:
     """
     Attributes:
         active_cores (int):
+        admissible (AdmissibleView): What the cluster can admit as it stands, from dry runs of deployments on the
+            population prior (app/policies/moments/admissible.py).
         admitted (int):
         arrival_size_evidence (bool):
         capacity (int):
         closed_loop (ClosedLoopView | None):
         cluster_id (str):
         deployments (int): Live deployments.
+        gate (None | str): Why every deployment is rejected whatever the rule says: threshold_calibrating (the
+            declaration's threshold is being calibrated, nothing safe stands in), no_threshold_meets_sla (its calibration
+            found none); null: the rule decides.
         grid (GridView):
         growth_calibration (GrowthCalibrationView | None):
         growth_ladder (GrowthLadderView | None):
@@ -50,20 +58,26 @@ class MomentState:
         scaleouts_denied (int):
         sla (float | None):
         sla_failure_rate (float):
-        threshold (float):
+        threshold (float | None): t in cores (threshold, first_moment) or ρ (second_moment) as the closed loop and
+            growth ladder left it; null while `gate` refuses every deployment.
         threshold_derivation (MomentStateThresholdDerivationType0 | None): How the threshold was derived: the
             declaration's policy.derivation.
         utilization_now (float):
         version (int): Events applied to the cluster so far.
+        calibration (CalibrationProgress | None | Unset): While threshold_derivation.status is calibrating: the
+            background calibration's status (queued, running, done, failed, cancelled), lives simulated of the most it can
+            take, and when it expects to finish.
     """
 
     active_cores: int
+    admissible: AdmissibleView
     admitted: int
     arrival_size_evidence: bool
     capacity: int
     closed_loop: ClosedLoopView | None
     cluster_id: str
     deployments: int
+    gate: None | str
     grid: GridView
     growth_calibration: GrowthCalibrationView | None
     growth_ladder: GrowthLadderView | None
@@ -81,12 +95,14 @@ class MomentState:
     scaleouts_denied: int
     sla: float | None
     sla_failure_rate: float
-    threshold: float
+    threshold: float | None
     threshold_derivation: MomentStateThresholdDerivationType0 | None
     utilization_now: float
     version: int
+    calibration: CalibrationProgress | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.calibration_progress import CalibrationProgress  # noqa: PLC0415
         from ..models.closed_loop_view import ClosedLoopView  # noqa: PLC0415
         from ..models.growth_calibration_view import GrowthCalibrationView  # noqa: PLC0415
         from ..models.growth_ladder_view import GrowthLadderView  # noqa: PLC0415
@@ -96,6 +112,8 @@ class MomentState:
         from ..models.outgrowing_view import OutgrowingView  # noqa: PLC0415
 
         active_cores = self.active_cores
+
+        admissible = self.admissible.to_dict()
 
         admitted = self.admitted
 
@@ -112,6 +130,9 @@ class MomentState:
         cluster_id = self.cluster_id
 
         deployments = self.deployments
+
+        gate: None | str
+        gate = self.gate
 
         grid = self.grid.to_dict()
 
@@ -169,6 +190,7 @@ class MomentState:
 
         sla_failure_rate = self.sla_failure_rate
 
+        threshold: float | None
         threshold = self.threshold
 
         threshold_derivation: dict[str, Any] | None
@@ -181,17 +203,27 @@ class MomentState:
 
         version = self.version
 
+        calibration: dict[str, Any] | None | Unset
+        if isinstance(self.calibration, Unset):
+            calibration = UNSET
+        elif isinstance(self.calibration, CalibrationProgress):
+            calibration = self.calibration.to_dict()
+        else:
+            calibration = self.calibration
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
             {
                 "active_cores": active_cores,
+                "admissible": admissible,
                 "admitted": admitted,
                 "arrival_size_evidence": arrival_size_evidence,
                 "capacity": capacity,
                 "closed_loop": closed_loop,
                 "cluster_id": cluster_id,
                 "deployments": deployments,
+                "gate": gate,
                 "grid": grid,
                 "growth_calibration": growth_calibration,
                 "growth_ladder": growth_ladder,
@@ -215,11 +247,15 @@ class MomentState:
                 "version": version,
             }
         )
+        if calibration is not UNSET:
+            field_dict["calibration"] = calibration
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.admissible_view import AdmissibleView  # noqa: PLC0415
+        from ..models.calibration_progress import CalibrationProgress  # noqa: PLC0415
         from ..models.closed_loop_view import ClosedLoopView  # noqa: PLC0415
         from ..models.grid_view import GridView  # noqa: PLC0415
         from ..models.growth_calibration_view import GrowthCalibrationView  # noqa: PLC0415
@@ -232,6 +268,8 @@ class MomentState:
 
         d = dict(src_dict)
         active_cores = d.pop("active_cores")
+
+        admissible = AdmissibleView.from_dict(d.pop("admissible"))
 
         admitted = d.pop("admitted")
 
@@ -257,6 +295,13 @@ class MomentState:
         cluster_id = d.pop("cluster_id")
 
         deployments = d.pop("deployments")
+
+        def _parse_gate(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        gate = _parse_gate(d.pop("gate"))
 
         grid = GridView.from_dict(d.pop("grid"))
 
@@ -367,7 +412,12 @@ class MomentState:
 
         sla_failure_rate = d.pop("sla_failure_rate")
 
-        threshold = d.pop("threshold")
+        def _parse_threshold(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        threshold = _parse_threshold(d.pop("threshold"))
 
         def _parse_threshold_derivation(data: object) -> MomentStateThresholdDerivationType0 | None:
             if data is None:
@@ -388,14 +438,33 @@ class MomentState:
 
         version = d.pop("version")
 
+        def _parse_calibration(data: object) -> CalibrationProgress | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                calibration_type_0 = CalibrationProgress.from_dict(data)
+
+                return calibration_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(CalibrationProgress | None | Unset, data)
+
+        calibration = _parse_calibration(d.pop("calibration", UNSET))
+
         moment_state = cls(
             active_cores=active_cores,
+            admissible=admissible,
             admitted=admitted,
             arrival_size_evidence=arrival_size_evidence,
             capacity=capacity,
             closed_loop=closed_loop,
             cluster_id=cluster_id,
             deployments=deployments,
+            gate=gate,
             grid=grid,
             growth_calibration=growth_calibration,
             growth_ladder=growth_ladder,
@@ -417,6 +486,7 @@ class MomentState:
             threshold_derivation=threshold_derivation,
             utilization_now=utilization_now,
             version=version,
+            calibration=calibration,
         )
 
         return moment_state

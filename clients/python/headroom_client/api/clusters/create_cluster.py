@@ -7,6 +7,7 @@ from ... import errors
 from ...client import AuthenticatedClient, Client
 from ...models.cluster_create import ClusterCreate
 from ...models.cluster_out import ClusterOut
+from ...models.cluster_preview import ClusterPreview
 from ...models.moment_cluster_create import MomentClusterCreate
 from ...models.problem import Problem
 from ...types import UNSET, Response, Unset
@@ -15,15 +16,23 @@ from ...types import UNSET, Response, Unset
 def _get_kwargs(
     *,
     body: ClusterCreate | MomentClusterCreate,
+    dry_run: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(idempotency_key, Unset):
         headers["Idempotency-Key"] = idempotency_key
 
+    params: dict[str, Any] = {}
+
+    params["dry_run"] = dry_run
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
     _kwargs: dict[str, Any] = {
         "method": "post",
         "url": "/v1/clusters",
+        "params": params,
     }
 
     if isinstance(body, ClusterCreate):
@@ -37,7 +46,14 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ClusterOut | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> ClusterOut | ClusterPreview | Problem | None:
+    if response.status_code == 200:
+        response_200 = ClusterPreview.from_dict(response.json())
+
+        return response_200
+
     if response.status_code == 201:
         response_201 = ClusterOut.from_dict(response.json())
 
@@ -86,7 +102,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def _build_response(
     *, client: AuthenticatedClient | Client, response: httpx.Response
-) -> Response[ClusterOut | Problem]:
+) -> Response[ClusterOut | ClusterPreview | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -99,11 +115,16 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
     body: ClusterCreate | MomentClusterCreate,
+    dry_run: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
-) -> Response[ClusterOut | Problem]:
-    """Declare a cluster
+) -> Response[ClusterOut | ClusterPreview | Problem]:
+    """Declare a cluster (or, with dry_run, preview what it makes)
 
     Args:
+        dry_run (bool | Unset): true: validate and resolve the declaration as creation does and
+            answer 200 with the cluster it would make (no id, version, generation or times; its name
+            is not checked against existing clusters); nothing is written, and an Idempotency-Key is
+            neither read nor recorded. Default: False.
         idempotency_key (None | str | Unset):
         body (ClusterCreate | MomentClusterCreate):
 
@@ -112,11 +133,12 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ClusterOut | Problem]
+        Response[ClusterOut | ClusterPreview | Problem]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        dry_run=dry_run,
         idempotency_key=idempotency_key,
     )
 
@@ -131,11 +153,16 @@ def sync(
     *,
     client: AuthenticatedClient,
     body: ClusterCreate | MomentClusterCreate,
+    dry_run: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
-) -> ClusterOut | Problem | None:
-    """Declare a cluster
+) -> ClusterOut | ClusterPreview | Problem | None:
+    """Declare a cluster (or, with dry_run, preview what it makes)
 
     Args:
+        dry_run (bool | Unset): true: validate and resolve the declaration as creation does and
+            answer 200 with the cluster it would make (no id, version, generation or times; its name
+            is not checked against existing clusters); nothing is written, and an Idempotency-Key is
+            neither read nor recorded. Default: False.
         idempotency_key (None | str | Unset):
         body (ClusterCreate | MomentClusterCreate):
 
@@ -144,12 +171,13 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ClusterOut | Problem
+        ClusterOut | ClusterPreview | Problem
     """
 
     return sync_detailed(
         client=client,
         body=body,
+        dry_run=dry_run,
         idempotency_key=idempotency_key,
     ).parsed
 
@@ -158,11 +186,16 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
     body: ClusterCreate | MomentClusterCreate,
+    dry_run: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
-) -> Response[ClusterOut | Problem]:
-    """Declare a cluster
+) -> Response[ClusterOut | ClusterPreview | Problem]:
+    """Declare a cluster (or, with dry_run, preview what it makes)
 
     Args:
+        dry_run (bool | Unset): true: validate and resolve the declaration as creation does and
+            answer 200 with the cluster it would make (no id, version, generation or times; its name
+            is not checked against existing clusters); nothing is written, and an Idempotency-Key is
+            neither read nor recorded. Default: False.
         idempotency_key (None | str | Unset):
         body (ClusterCreate | MomentClusterCreate):
 
@@ -171,11 +204,12 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[ClusterOut | Problem]
+        Response[ClusterOut | ClusterPreview | Problem]
     """
 
     kwargs = _get_kwargs(
         body=body,
+        dry_run=dry_run,
         idempotency_key=idempotency_key,
     )
 
@@ -188,11 +222,16 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
     body: ClusterCreate | MomentClusterCreate,
+    dry_run: bool | Unset = False,
     idempotency_key: None | str | Unset = UNSET,
-) -> ClusterOut | Problem | None:
-    """Declare a cluster
+) -> ClusterOut | ClusterPreview | Problem | None:
+    """Declare a cluster (or, with dry_run, preview what it makes)
 
     Args:
+        dry_run (bool | Unset): true: validate and resolve the declaration as creation does and
+            answer 200 with the cluster it would make (no id, version, generation or times; its name
+            is not checked against existing clusters); nothing is written, and an Idempotency-Key is
+            neither read nor recorded. Default: False.
         idempotency_key (None | str | Unset):
         body (ClusterCreate | MomentClusterCreate):
 
@@ -201,13 +240,14 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        ClusterOut | Problem
+        ClusterOut | ClusterPreview | Problem
     """
 
     return (
         await asyncio_detailed(
             client=client,
             body=body,
+            dry_run=dry_run,
             idempotency_key=idempotency_key,
         )
     ).parsed
