@@ -136,6 +136,14 @@ def test_the_inputs_name_the_calibration(db_url):
     with admin_client(app) as client:
         c = client.post("/v1/clusters", json=declaration("seven")).json()
         assert c["policy"]["derivation"]["calibration"]["inputs"]["recipe"]["lives"] == 7
+        # The load is part of the declaration: at a table capacity, another arrival rate than
+        # the paper's is calibrated for itself.
+        body = declaration("busier", sla=1e-4, capacity=2000)
+        body["policy"]["arrival_rate"] = 0.3
+        busier = client.post("/v1/clusters", json=body).json()
+        d = busier["policy"]["derivation"]
+        assert (d["status"], d["interim"]) == ("calibrating", "admit_nothing")
+        assert d["calibration"]["inputs"]["arrival_rate"] == 0.3
 
 
 @pytest.mark.postgres

@@ -253,6 +253,11 @@ class MomentPolicy(StrictModel):
                           "too). A declaration with its own prior is calibrated for it in "
                           "the background (derivation.status), like any declaration the "
                           "table does not hold.")
+    arrival_rate: float | None = Field(
+        None, gt=0, le=1e6, allow_inf_nan=False,
+        description="Deployments arriving per hour, as the operator expects: the load the "
+                    "threshold is calibrated for. Default: capacity_cores / 20,000 (the "
+                    "paper's load, which fills ~92% of the cores under accept-all).")
     derivation: ThresholdDerivation | None = None
 
     @model_validator(mode="after")

@@ -30,18 +30,18 @@ class MomentPolicy:
         arrival_size_evidence (bool | Unset): Advanced, a research knob: count each arriving deployment's size as one
             observation of its scale-out size σ (c − 1 ~ Pois(σ), as a scale-out's extra cores): right where a deployment
             starts at the size it later scales out by, as in the §2.1 simulator; the paper's engine does not. Its thresholds
-            are calibrated apart (docs/moments.md has where). No effect on the zeroth-moment rule. Default: False.
+            are calibrated apart. No effect on the zeroth-moment rule. Default: False.
         cautious_growth (float | None | Unset): A cautious start: believe this cluster's deployments scale out this many
             times as fast (λ) as the population prior says, at the declared threshold, until the learnt prior's likelihood-
             ratio test rejects either this growth in favour of slower (then the learnt prior takes over) or the declared
             prior in favour of faster (then the learnt prior and its growth-ladder step take over, with this growth kept as
             a floor until the test rejects it in favour of slower). It guards against deployments admitted before there is
             evidence, at some utilisation: see docs/moments.md for where it helped and where it did not. Default: 2 for a
-            second_moment cluster of 3,000 to 5,000 cores that learns its prior, with the table's threshold and Table 1's
-            priors (where it was measured to hold τ when the default without it did not), unless that belief would admit
-            nothing (below 3,268 cores at the table's ρ); otherwise 1 (off); stored with the cluster. Above 1 needs
-            learn_prior and a first_moment or second_moment kind, and a declared value is refused where the belief would
-            refuse even a 1-core deployment into the empty cluster (it would admit nothing, ever).
+            second_moment cluster that learns its prior, declared with the table's threshold and Table 1's priors at a
+            capacity where it was measured to hold τ when the default without it did not (5,000 cores), otherwise 1 (off);
+            stored with the cluster. Above 1 needs learn_prior and a first_moment or second_moment kind, and a declared
+            value is refused where the belief would refuse even a 1-core deployment into the empty cluster (it would admit
+            nothing, ever).
         closed_loop (bool | Unset): Tighten the threshold when the realized scale-out failure rate is above the SLA with
             95% confidence, loosen it (within derivation.bounds) when far below; false keeps it fixed (the paper). Default:
             True.
@@ -60,12 +60,12 @@ class MomentPolicy:
             cores or more that learns its prior, with the table's threshold and Table 1's priors (where it was measured); 0
             otherwise; stored with the cluster (docs/moments.md, "The overflow line", has what each line did in simulation).
         population_prior (GammaPriors | None | Unset): The population prior deployments without their own start from,
-            instead of the paper's Table 1 (the learner, if on, starts from it too). The table of calibrated thresholds is
-            Table 1's, so a declaration with another prior must give its threshold: `headroom calibrate moment --population-
-            prior '{...}'` prints one, with a derivation that names the prior.
+            instead of the paper's Table 1 (the learner, if on, starts from it too). A declaration with its own prior is
+            calibrated for it in the background (derivation.status), like any declaration the table does not hold.
         threshold (float | None | Unset): threshold / first_moment: t in cores; second_moment: the overflow bound ρ.
-            Default: derived from the cluster's capacity and SLA by calibrations of the §2.1 model (see `derivation`); give
-            one as an expert override, e.g. from `headroom calibrate moment`.
+            Default: derived for this declaration (capacity, SLA, kind, priors, arrival rate) by calibrating the §2.1 model:
+            at once where the shipped table holds it, else in the background (derivation.status calibrating, then
+            calibrated). Give one as an expert override, e.g. from `headroom calibrate moment`.
     """
 
     kind: MomentPolicyKind

@@ -34,6 +34,8 @@ class ThresholdDerivation:
             by_growth (list[GrowthStep] | None | Unset): A cluster that learns its population prior (policy.learn_prior)
                 moves to the step of the largest factor at or below its learnt λ factor, scaling its threshold and the closed
                 loop's bounds by the ratio of the steps (docs/moments.md). The table fills it in where it has such calibrations.
+            cached (bool | None | Unset): true: the calibration had finished for another declaration with the same inputs,
+                and this one got its result at creation.
             calibration (CalibrationRef | None | Unset): The calibration this threshold comes from or waits for: its key and
                 inputs.
             confidence (float | None | Unset): Confidence that the failure rate stays within the SLA, where the runs give
@@ -60,6 +62,7 @@ class ThresholdDerivation:
     anchors: list[CalibratedAnchor] | None | Unset = UNSET
     bounds: list[float] | None | Unset = UNSET
     by_growth: list[GrowthStep] | None | Unset = UNSET
+    cached: bool | None | Unset = UNSET
     calibration: CalibrationRef | None | Unset = UNSET
     confidence: float | None | Unset = UNSET
     failure_rate: float | None | Unset = UNSET
@@ -109,6 +112,12 @@ class ThresholdDerivation:
 
         else:
             by_growth = self.by_growth
+
+        cached: bool | None | Unset
+        if isinstance(self.cached, Unset):
+            cached = UNSET
+        else:
+            cached = self.cached
 
         calibration: dict[str, Any] | None | Unset
         if isinstance(self.calibration, Unset):
@@ -191,6 +200,8 @@ class ThresholdDerivation:
             field_dict["bounds"] = bounds
         if by_growth is not UNSET:
             field_dict["by_growth"] = by_growth
+        if cached is not UNSET:
+            field_dict["cached"] = cached
         if calibration is not UNSET:
             field_dict["calibration"] = calibration
         if confidence is not UNSET:
@@ -284,6 +295,15 @@ class ThresholdDerivation:
             return cast(list[GrowthStep] | None | Unset, data)
 
         by_growth = _parse_by_growth(d.pop("by_growth", UNSET))
+
+        def _parse_cached(data: object) -> bool | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(bool | None | Unset, data)
+
+        cached = _parse_cached(d.pop("cached", UNSET))
 
         def _parse_calibration(data: object) -> CalibrationRef | None | Unset:
             if data is None:
@@ -412,6 +432,7 @@ class ThresholdDerivation:
             anchors=anchors,
             bounds=bounds,
             by_growth=by_growth,
+            cached=cached,
             calibration=calibration,
             confidence=confidence,
             failure_rate=failure_rate,
