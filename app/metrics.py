@@ -54,6 +54,9 @@ def multiprocess_dir() -> str | None:
     return os.environ.get(MULTIPROC_ENV) or None
 
 
+CALIBRATION_STATUSES = ("queued", "running", "done", "failed", "cancelled")
+
+
 class Metrics:
     """``per_cluster``: also the gauges labelled by cluster (or stream) id. They name every
     owner's clusters, so the service turns them on only when /metrics needs a token
@@ -113,6 +116,8 @@ class Metrics:
             "running, done, failed, cancelled), as the calibration loop last counted them: "
             "queued ones wait for a process with a free calibration worker.",
             ["status"], registry=r, multiprocess_mode="mostrecent")
+        for status in CALIBRATION_STATUSES:  # exported from the start, before a pass counts
+            self.calibrations.labels(status)
         self.calibrations_running_here = Gauge(
             "headroom_moment_calibrations_running", "Calibrations this process's children "
             "are computing now.", registry=r, multiprocess_mode="sum")
@@ -216,7 +221,7 @@ class Metrics:
         self.tick_lag.set(seconds)
 
     def calibration_pass(self, by_status: dict[str, int], running_here: int) -> None:
-        for status in ("queued", "running", "done", "failed", "cancelled"):
+        for status in CALIBRATION_STATUSES:
             self.calibrations.labels(status).set(by_status.get(status, 0))
         self.calibrations_running_here.set(running_here)
 
