@@ -42,6 +42,14 @@ function outgrowingKpi(o) {
 const thresholdExtras = (st) => Object.entries(st)
   .filter(([k]) => /threshold/.test(k) && k !== "threshold");
 
+// "threshold_calibrating: 96 / 288 lives, ETA 14:05" from /state's gate and calibration.
+const calibrating = (st) => {
+  const c = st.calibration;
+  if (!c) return st.gate;
+  const eta = c.eta ? `, ETA ${new Date(c.eta).toLocaleTimeString()}` : "";
+  return `${st.gate}: ${c.status} ${fmt(c.lives_done)} / ${fmt(c.lives_total)} lives${eta}`;
+};
+
 export async function render({ params, inv }) {
   const { mine, current: c } = pick(inv.clusters, "moments", params.c);
   if (!c) return h("p", { "data-testid": "page-moments" }, "No moment clusters.");
@@ -58,7 +66,9 @@ export async function render({ params, inv }) {
       kpi("active / capacity cores", `${fmt(st.active_cores)} / ${fmt(st.capacity)}`, "kpi-cores"),
       kpi("deployments (admitted / rejected)",
         `${fmt(st.deployments)} (${fmt(st.admitted)} / ${fmt(st.rejected)})`, "kpi-deployments"),
-      kpi("threshold", fmt(st.threshold, 4), "kpi-threshold"),
+      // While a gate refuses every deployment (a threshold being calibrated) it says why.
+      kpi("threshold", st.gate ? calibrating(st) : fmt(st.threshold, 4), "kpi-threshold",
+        st.gate ? "bad" : ""),
       kpi("scale-out failures vs SLA", `${pct(st.sla_failure_rate)} vs ${pct(st.sla)}`,
         "kpi-sla", hl.ok ? "ok" : "bad"),
       ...growthKpi(st.growth_calibration),
@@ -74,7 +84,7 @@ export async function render({ params, inv }) {
       panel("Overflow bound per horizon vs threshold", barChart({ testid: "chart-overflow",
         categories: horizons, series: [{ name: "overflow bound",
           values: horizons.map((k) => st.overflow_bound_per_horizon[k]) }],
-        hlines: [{ y: st.threshold, name: "threshold" }] }),
+        hlines: st.threshold === null ? [] : [{ y: st.threshold, name: "threshold" }] }),
         table(["horizon", "overflow bound", "expected cores"], horizons.map((k) =>
           h("tr", { "data-testid": `horizon-${k}` }, td(k),
             td(st.overflow_bound_per_horizon[k]), td((st.peak_expected_cores || {})[k])))))),
