@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, LargeBinary, String,
+from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String,
                         UniqueConstraint)
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -120,6 +120,7 @@ class MomentCalibration(Base):
     results, so that a calibration restarted elsewhere resumes where its search was."""
 
     __tablename__ = "moment_calibrations"
+    __table_args__ = (Index("ix_moment_calibrations_status", "status"),)
 
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     inputs: Mapped[dict] = mapped_column(ExactJSON)

@@ -12,7 +12,8 @@ from app.store.migrate import downgrade, upgrade
 from app.store.models import Base
 from tests.conftest import FreshDatabase, _require_postgres, make_settings
 
-TABLES = {"clusters", "events", "snapshots", "idempotency_keys", "api_keys", "alembic_version"}
+TABLES = {"clusters", "events", "snapshots", "idempotency_keys", "api_keys", "moment_calibrations",
+          "alembic_version"}
 
 
 def _tables(url: str) -> set[str]:

@@ -90,7 +90,7 @@ def _fail_above(monkeypatch, edge: float) -> list[float]:  # type: ignore[no-unt
 
     seen: list[float] = []
 
-    def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress=None):  # type: ignore[no-untyped-def]
+    def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress=None, memo=None, on_life=None):  # type: ignore[no-untyped-def]
         seen.append(thr)
         return {"threshold": thr, "failure_rate": 0.0 if thr <= edge else 1e-2,
                 "utilization": min(thr / 1000, 1.0), "utilization_se": 0.0, "runs": []}
