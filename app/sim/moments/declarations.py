@@ -6,10 +6,12 @@ service's background calibration runs as the service runs it — ``derive`` with
 default arrival rate capacity / 20,000 per hour) — and the threshold it returns is then run
 with the engine a cluster declared with that derived policy gets (``service_engine``: the
 failure-rate loop and the prior learner on) on fresh seeds, from FRESH_SEED on, as many as the
-recipe's lives. Reported per calibration: the threshold, the lives, the confidence the
-calibration states, its wall time and CPU seconds; per fresh set: the pooled scale-out failure
-rate with Jeffreys and Wilson 95% intervals, calibrate.confidence's run-bootstrap confidence
-that τ holds, utilisation and admitted deployments. Three checks:
+recipe's lives, and again with the calibration's own fixed-threshold engine on the same seeds
+(where a threshold misses τ, this tells the calibration's sample from the service's engine).
+Reported per calibration: the threshold, the lives, the confidence the calibration states, its
+wall time and CPU seconds; per fresh set: the pooled scale-out failure rate with Jeffreys and
+Wilson 95% intervals over scale-outs and a run bootstrap one over lives, calibrate.confidence's
+confidence that τ holds, utilisation and admitted deployments. Three checks:
 
 1. each derived threshold keeps the fresh lives' pooled failure rate ≤ τ, and the second
    moment's utilisation is at least the zeroth's on the same seeds;
@@ -18,6 +20,7 @@ that τ holds, utilisation and admitted deployments. Three checks:
    cluster: wall time and CPU, and the same threshold wherever it ran.
 
 Nothing is tuned on the fresh lives: the recipe and the thresholds are fixed before they run.
+Lives are seeded, so ``--resume`` keeps what the JSON already holds at the same scale.
 
     python -m app.sim.moments.declarations --workers 2
 """
@@ -136,14 +139,22 @@ def calibrate_declaration(d: Declaration, kind: str, recipe: Recipe, workers: in
     }
 
 
+# Which engine a fresh life runs: "service", what a cluster declared with the derived policy
+# gets (the failure-rate loop and the prior learner on); "calibration", the fixed-threshold
+# engine the calibration's lives ran (calibrate.evaluate's), to tell a miss of the
+# calibration's sample from one of the engine.
+ENGINES = ("service", "calibration")
+
+
 def fresh_life(job: tuple[Any, ...]) -> dict[str, Any]:
-    """One life of the engine a cluster declared with (kind, capacity, τ, threshold,
-    derivation, population prior) gets from the service."""
-    kind, capacity, sla, threshold, derivation, prior, years, rate, steps, seed = job
+    """One life at (kind, capacity, τ, threshold, derivation, population prior) of the
+    `engine` named (ENGINES)."""
+    engine, kind, capacity, sla, threshold, derivation, prior, years, rate, steps, seed = job
     start = time.process_time()
-    eng = service_engine(kind, capacity, sla, threshold, derivation, population_prior=prior)
-    out = simulate(kind, capacity, years, rate, 0, seed, steps=steps, engine=eng,
-                   population_prior=prior)
+    eng = (service_engine(kind, capacity, sla, threshold, derivation, population_prior=prior)
+           if engine == "service" else None)
+    out = simulate(kind, capacity, years, rate, 0, seed, threshold=threshold, steps=steps,
+                   engine=eng, population_prior=prior)
     denied = round(out["scaleout_failure_rate"] * out["scaleout_requests"])
     return {"seed": seed, "utilization": out["utilization"], "denied": denied,
             "requests": out["scaleout_requests"], "admitted": out["admitted"],
@@ -153,17 +164,18 @@ def fresh_life(job: tuple[Any, ...]) -> dict[str, Any]:
 
 def fresh_lives(d: Declaration, kind: str, calibration: dict[str, Any], recipe: Recipe,
                 fresh: int, workers: int = 1,
-                progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
+                progress: Callable[[str], None] | None = None,
+                engine: str = "service") -> list[dict[str, Any]]:
     policy = calibration["policy"]  # None: nothing declarable; the bare threshold is run
     derivation = None if policy is None else policy["derivation"]
     rate = default_arrival_rate(d.capacity)
-    jobs = [(kind, d.capacity, d.sla, calibration["threshold"], derivation, d.population_prior,
+    jobs = [(engine, kind, d.capacity, d.sla, calibration["threshold"], derivation, d.population_prior,
              recipe.years, rate, recipe.steps, s) for s in range(FRESH_SEED, FRESH_SEED + fresh)]
     out = []
     for n, r in enumerate(dispatch(fresh_life, jobs, workers), 1):
         out.append(r)
         if progress:
-            progress(f"  fresh life {n}/{fresh} seed {r['seed']}: util {r['utilization']:.3f}, "
+            progress(f"  fresh life ({engine} engine) {n}/{fresh} seed {r['seed']}: util {r['utilization']:.3f}, "
                      f"failed {r['denied']} of {r['requests']}, admitted {r['admitted']}, "
                      f"threshold now {r['final_threshold']:.4g}, cpu {r['cpu_s']:.1f} s")
     return out
@@ -178,6 +190,18 @@ def jeffreys(failures: int, n: int) -> tuple[float, float]:
     return lo, hi
 
 
+def bootstrap95(lives: list[dict[str, Any]], draws: int = 2000, seed: int = 0) -> tuple[float, float]:
+    """Run-level bootstrap 95% interval of the pooled failure rate: lives are resampled, so a
+    rate that one bad life makes is as uncertain as that life is rare."""
+    if not lives:
+        return 0.0, 1.0
+    den = np.array([r["denied"] for r in lives], dtype=float)
+    req = np.array([r["requests"] for r in lives], dtype=float)
+    idx = np.random.default_rng(seed).integers(0, len(lives), (draws, len(lives)))
+    pooled = den[idx].sum(1) / np.maximum(req[idx].sum(1), 1.0)
+    return float(np.quantile(pooled, 0.025)), float(np.quantile(pooled, 0.975))
+
+
 def summarise_fresh(lives: list[dict[str, Any]], sla: float) -> dict[str, Any]:
     den = sum(r["denied"] for r in lives)
     req = sum(r["requests"] for r in lives)
@@ -187,7 +211,10 @@ def summarise_fresh(lives: list[dict[str, Any]], sla: float) -> dict[str, Any]:
                 "scaleout_requests": r["requests"]} for r in lives]
     rate = den / req if req else 0.0
     return {
+        "bootstrap95": list(bootstrap95(lives)),
         "lives": len(lives), "seeds": [lives[0]["seed"], lives[-1]["seed"]] if lives else [],
+        "failing_seeds": [r["seed"] for r in sorted(lives, key=lambda r: -r["denied"]) if r["denied"]],
+        "worst_life_share": max(r["denied"] for r in lives) / den if den else 0.0,
         "denied": den, "requests": req, "failure_rate": rate,
         "jeffreys95": list(jeffreys(den, req)), "wilson95": list(wilson(den, req)),
         "confidence_sla_holds": confidence(as_runs, sla),
@@ -222,7 +249,8 @@ def checks(results: dict[str, dict[str, Any]], timing: dict[str, Any] | None) ->
         for kind in KINDS:
             c = cells[kind]
             row[kind] = {"declarable": c["calibration"]["declarable"],
-                         "meets_sla": c["fresh"]["meets_sla"]}
+                         "meets_sla": c["fresh"]["meets_sla"],
+                         "calibration_engine_meets_sla": c["fresh_calibration_engine"]["meets_sla"]}
         gain = paired(cells["second_moment"]["fresh"]["per_life"],
                       cells["threshold"]["fresh"]["per_life"], "utilization")
         row["second_minus_zeroth_utilization"] = gain
@@ -243,6 +271,7 @@ def checks(results: dict[str, dict[str, Any]], timing: dict[str, Any] | None) ->
                          "utilization_gain": util, "admitted_gain": admitted,
                          "admitted_1e-2": loose["fresh"]["admitted"],
                          "admitted_1e-4": strict["fresh"]["admitted"],
+                         "more_utilization": util["mean"] > 0, "more_admitted": admitted["mean"] > 0,
                          "passes": bool(lt > st and util["mean"] > 0 and admitted["mean"] > 0)}
     three = None
     if timing is not None:
@@ -253,38 +282,69 @@ def checks(results: dict[str, dict[str, Any]], timing: dict[str, Any] | None) ->
     return {"1": one, "2": two, "3": three}
 
 
+def _reusable(previous: dict[str, Any] | None, recipe: Recipe, fresh: int) -> dict[str, Any]:
+    """The declarations of an earlier result at the same recipe and fresh lives (else none):
+    lives are seeded, so a finished cell is what running it again would give."""
+    if not previous or previous.get("recipe") != recipe.to_dict() or previous.get("fresh_lives") != fresh:
+        return {}
+    return previous.get("declarations", {})
+
+
 def run(recipe: Recipe, fresh: int, workers: int = 1, dask_workers: int = 2,
         scheduler: str | None = None, progress: Callable[[str], None] | None = None,
         checkpoint: Callable[[dict[str, Any]], None] | None = None,
-        command: str = COMMAND) -> dict[str, Any]:
-    """Every declaration × kind: calibrate, then the fresh lives; then check 3's Dask run
-    (on `scheduler`, else a LocalCluster of `dask_workers` single-threaded worker processes;
-    0 skips it). `checkpoint` sees the result so far after each step."""
+        command: str = COMMAND, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Every declaration × kind: calibrate, then the fresh lives on the service's engine and
+    on the calibration's; then check 3's Dask run (on `scheduler`, else a LocalCluster of
+    `dask_workers` single-threaded worker processes; 0 skips it). `checkpoint` sees the
+    result so far after each step. `previous` (an earlier result): its finished parts at the
+    same recipe, fresh lives and declaration are kept, not run again."""
     t0 = time.perf_counter()
     say = progress or (lambda _line: None)
+    kept = _reusable(previous, recipe, fresh)
+    sessions = list(previous.get("sessions", [])) if kept and previous else []
+    session = {"wall_s": 0.0, "load_average_at_start": list(os.getloadavg()), "ran": []}
+    sessions.append(session)
     out: dict[str, Any] = {
         "command": command, "recipe": recipe.to_dict(), "fresh_lives": fresh,
         "fresh_seeds": [FRESH_SEED, FRESH_SEED + fresh - 1], "workers": workers,
-        "cpu_count": os.cpu_count(), "load_average_at_start": list(os.getloadavg()),
-        "declarations": {}, "complete": False,
+        "cpu_count": os.cpu_count(), "engines": list(ENGINES), "sessions": sessions,
+        "declarations": {d.name: kept[d.name] for d in DECLARATIONS if d.name in kept},
+        "dask_calibration": (previous or {}).get("dask_calibration") if kept else None,
+        "complete": False,
     }
     for d in DECLARATIONS:
         entry = {"capacity": d.capacity, "sla": d.sla, "population_prior": d.population_prior,
                  "arrival_rate": default_arrival_rate(d.capacity), "label": d.label, "kinds": {}}
+        old = kept.get(d.name, {})
+        same = all(old.get(k) == entry[k] for k in ("capacity", "sla", "population_prior"))
+        if same:  # a crash from here on loses none of it
+            entry["kinds"] = dict(old.get("kinds", {}))
         out["declarations"][d.name] = entry
         for kind in KINDS:
             def line(text: str, d: Declaration = d, kind: str = kind) -> None:
                 say(f"[{time.perf_counter() - t0:6.0f} s] ({d.name}) {d.label}, {kind}: {text.strip()}")
-            line("calibrating")
-            cal = calibrate_declaration(d, kind, recipe, workers, None, line)
+            cell = dict(old.get("kinds", {}).get(kind, {})) if same else {}
+            if "calibration" not in cell:
+                line("calibrating")
+                cell = {"calibration": calibrate_declaration(d, kind, recipe, workers, None, line)}
+                session["ran"].append(f"{d.name} {kind} calibration")
+            cal = cell["calibration"]
             line(f"calibrated: threshold {cal['threshold']:.5g}, confidence {_conf(cal['confidence'])}, "
                  f"{cal['lives']} lives in {cal['wall_s']:.0f} s wall, {cal['cpu_s']:.0f} s CPU")
-            lives = fresh_lives(d, kind, cal, recipe, fresh, workers, line)
-            entry["kinds"][kind] = {"calibration": cal, "fresh": summarise_fresh(lives, d.sla)}
+            for engine, key in zip(ENGINES, ("fresh", "fresh_calibration_engine")):
+                if key in cell:
+                    lives = cell[key]["per_life"]
+                else:
+                    lives = fresh_lives(d, kind, cal, recipe, fresh, workers, line, engine)
+                    session["ran"].append(f"{d.name} {kind} {key}")
+                cell[key] = summarise_fresh(lives, d.sla)
+            entry["kinds"][kind] = cell
+            session["wall_s"] = time.perf_counter() - t0
             if checkpoint:
                 checkpoint(out)
-    timing = None
-    if scheduler is not None or dask_workers > 0:
+    timing = out["dask_calibration"]
+    if timing is None and (scheduler is not None or dask_workers > 0):
         d = next(x for x in DECLARATIONS if x.name == TIMED[0])
 
         def dline(text: str) -> None:
@@ -300,11 +360,13 @@ def run(recipe: Recipe, fresh: int, workers: int = 1, dask_workers: int = 2,
                 timing = calibrate_declaration(d, TIMED[1], recipe,
                                                scheduler=cluster.scheduler_address, progress=dline)
                 timing["where"] = f"Dask LocalCluster of {dask_workers} single-threaded workers"
+        session["ran"].append("check 3 on Dask")
         dline(f"{timing['wall_s']:.0f} s wall, {timing['cpu_s']:.0f} s CPU, threshold {timing['threshold']:.5g}")
     out["dask_calibration"] = timing
     out["checks"] = checks(out["declarations"], timing)
-    out["wall_s"] = time.perf_counter() - t0
-    out["load_average_at_end"] = list(os.getloadavg())
+    session["wall_s"] = time.perf_counter() - t0
+    session["load_average_at_end"] = list(os.getloadavg())
+    out["wall_s"] = sum(x["wall_s"] for x in sessions)
     out["complete"] = True
     return out
 
@@ -318,6 +380,10 @@ def _rate(f: dict[str, Any]) -> str:
     return f"{f['failure_rate']:.2e} ({f['denied']} of {f['requests']:,}; {lo:.1e}–{hi:.1e})"
 
 
+def _interval(pair: list[float]) -> str:
+    return f"{pair[0]:.1e}–{pair[1]:.1e}"
+
+
 def _conf(value: float | None) -> str:
     return "n/a (no scale-out)" if value is None else f"{value:.2f}"
 
@@ -325,6 +391,11 @@ def _conf(value: float | None) -> str:
 def _pm(p: dict[str, Any], scale: float = 1.0, digits: int = 1) -> str:
     half = "" if np.isnan(p["half95"]) else f" ± {p['half95'] * scale:.{digits}f}"
     return f"{p['mean'] * scale:+.{digits}f}{half}"
+
+
+def _span(values: list[float], fmt: str) -> str:
+    lo, hi = min(values), max(values)
+    return format(lo, fmt) if lo == hi else f"{format(lo, fmt)}–{format(hi, fmt)}"
 
 
 def _off_recipe(res: dict[str, Any]) -> list[str]:
@@ -335,48 +406,111 @@ def _off_recipe(res: dict[str, Any]) -> list[str]:
             "these figures check the command, not the declarations.", ""]
 
 
+def _cells(res: dict[str, Any]) -> list[tuple[str, dict[str, Any], str, dict[str, Any]]]:
+    return [(name, e, kind, cell) for name, e in res["declarations"].items()
+            for kind, cell in e["kinds"].items()]
+
+
+def _findings(res: dict[str, Any]) -> list[str]:
+    """The block's first lines: what the numbers below say, worked out from them."""
+    cells = _cells(res)
+    held = [f"({n}) {k}" for n, _, k, c in cells if c["fresh"]["meets_sla"]]
+    missed = [(n, k, c) for n, _, k, c in cells if not c["fresh"]["meets_sla"]]
+    out = [f"- **τ held on the fresh lives by {len(held)} of {len(cells)} derived thresholds**"
+           + (f" ({', '.join(held)})." if held else ".")]
+    gains = [row["second_minus_zeroth_utilization"]["mean"] * 100 for row in res["checks"]["1"]]
+    if gains:
+        if min(gains) >= 0:
+            out.append(f"- The second moment's derived threshold reaches {_span(gains, '.1f')} pp more "
+                       "utilisation than the zeroth moment's, on the same fresh lives, at every declaration.")
+        else:
+            out.append(f"- The second moment's derived threshold reaches {_span(gains, '+.1f')} pp "
+                       "utilisation over the zeroth moment's, on the same fresh lives: less at some declarations.")
+    if missed:
+        failing = [c["fresh"]["lives_failing"] for *_, c in missed]
+        share = [100 * c["fresh"]["worst_life_share"] for *_, c in missed]
+        confs = [c["calibration"]["confidence"] for *_, c in missed if c["calibration"]["confidence"] is not None]
+        seeds: dict[int, int] = {}
+        for *_, c in missed:
+            for seed in c["fresh"]["failing_seeds"]:
+                seeds[seed] = seeds.get(seed, 0) + 1
+        common, times = max(seeds.items(), key=lambda kv: kv[1]) if seeds else (None, 0)
+        text = (f"- The misses come from a few lives: {_span(failing, 'd')} of {res['fresh_lives']} fresh "
+                f"lives hold all of a missed cell's failures, the worst one {_span(share, '.0f')}% of them")
+        if times > 1:
+            text += f" (seed {common} fails in {times} of the {len(missed)} missed cells)"
+        out.append(text + ". The Jeffreys interval over scale-outs ignores that clustering; the run "
+                   "bootstrap does not.")
+        also = [f"({n}) {k}" for n, k, c in missed if not c["fresh_calibration_engine"]["meets_sla"]]
+        alone = [f"({n}) {k}" for n, k, c in missed if c["fresh_calibration_engine"]["meets_sla"]]
+        if also:
+            out.append(f"- The calibration's own engine (fixed threshold, no loop, no learner) misses τ on "
+                       f"the same fresh lives in {len(also)} of the {len(missed)} missed cells"
+                       + (f" ({', '.join(also)})" if alone else "")
+                       + ": there the miss is the calibration's sample, not the service's engine. The "
+                       "confidence a calibration states"
+                       + (f" ({_span(confs, '.2f')} in the missed cells)" if confs else "")
+                       + f" speaks for its own {res['recipe']['lives']} lives, not for a fresh cluster's.")
+        if alone:
+            out.append(f"- In {', '.join(alone)} the calibration's own engine holds τ on the same fresh "
+                       "lives and the service's engine does not: there the miss is the engine's.")
+    return out + [""]
+
+
 def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent)) -> str:
-    r, decls, ch = res["recipe"], res["declarations"], res["checks"]
+    r, ch = res["recipe"], res["checks"]
     fresh = res["fresh_seeds"]
+    sessions = res["sessions"]
+    loads = [x["load_average_at_start"][0] for x in sessions] + [x["load_average_at_end"][0] for x in sessions]
     lines = [
         BEGIN,
         "## What a declaration in no table gets: derived thresholds on fresh lives",
         "",
         "A moment cluster's threshold is calibrated for its own declaration by the service's",
         f"calibration: a binary search of {r['iterations']} halvings, {r['lives']} lives of the §2.1 model per",
-        f"candidate (seeds {r['seed']}–{r['seed'] + r['lives'] - 1}, common to every candidate), "
+        f"candidate (seeds {r['seed']}–{r['seed'] + r['lives'] - 1}, the same for every candidate), "
         f"{r['years']:g} years per life, {r['steps']} steps per",
         "horizon, an arrival rate of capacity / 20,000 per hour. Each derived threshold was then run",
         "with the engine a cluster declared with it gets (the failure-rate loop and the prior",
         f"learner on) on {res['fresh_lives']} fresh lives (seeds {fresh[0]}–{fresh[1]}, "
-        "which the calibration never saw);",
-        "nothing was changed after the fresh lives ran. The declaration with λ's prior mean ×2",
-        "draws its deployments from Table 1's prior with λ's rate halved, and its engine believes",
-        "that prior. Failure rates are pooled over the fresh lives' scale-outs, with a Jeffreys",
-        "95% interval (optimistic: failures cluster in bad lives); \"confidence\" is the share of",
-        "run-level bootstrap resamples, or the Jeffreys posterior mass, below τ, whichever is less.",
-        f"Regenerate with `{res['command']}` ({res['wall_s'] / 60:.0f} minutes on "
-        f"{res['cpu_count']} cores shared with other work; load average "
-        f"{res['load_average_at_start'][0]:.1f} at the start, {res['load_average_at_end'][0]:.1f} at the end).",
+        "which the calibration never saw),",
+        "and, to tell the calibration's sample from the engine, with the calibration's own",
+        "fixed-threshold engine on the same lives; nothing was changed after the fresh lives ran.",
+        "The declaration with λ's prior mean ×2 draws its deployments from Table 1's prior with λ's",
+        "rate halved, and its engine believes that prior. Failure rates are pooled over the fresh",
+        "lives' scale-outs, with a Jeffreys 95% interval over scale-outs and a run bootstrap 95%",
+        "interval over lives; \"confidence\" is the share of run bootstrap resamples, or the",
+        "Jeffreys posterior mass, below τ, whichever is less (calibrate.confidence).",
+        f"Regenerate with `{res['command']}` ({res['wall_s'] / 60:.0f} minutes of wall time on "
+        f"{res['cpu_count']} cores shared with other work, load average {min(loads):.1f}–{max(loads):.1f}).",
         "",
         *_off_recipe(res),
-        "| declaration | kind | derived threshold | calibration's confidence | fresh failure rate (95% Jeffreys) | ≤ τ | fresh confidence τ holds | lives failing | utilisation % | admitted | calibration wall / CPU s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        *_findings(res),
+        "| declaration | kind | derived threshold | calibration's confidence | fresh failure rate (Jeffreys 95%) | run bootstrap 95% | ≤ τ | fresh confidence τ holds | lives failing | utilisation % | admitted | calibration wall / CPU s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for name, e in decls.items():
-        for kind, cell in e["kinds"].items():
-            c, f = cell["calibration"], cell["fresh"]
-            thr = _thr(kind, c["threshold"]) + ("" if c["declarable"] else " (no candidate met τ: not declarable)")
-            ok = "yes" if f["meets_sla"] else "**no**"
-            lines.append(
-                f"| ({name}) {e['label']} | {kind} | {thr} | {_conf(c['confidence'])} | {_rate(f)} | "
-                f"{ok} | {_conf(f['confidence_sla_holds'])} | {f['lives_failing']}/{f['lives']} | "
-                f"{100 * f['utilization']:.1f} ± {196 * f['utilization_se']:.1f} | {f['admitted']:,} | "
-                f"{c['wall_s']:.0f} / {c['cpu_s']:.0f} |")
-    lives = sum(cell["calibration"]["lives"] + cell["fresh"]["lives"]
-                for e in decls.values() for cell in e["kinds"].values())
-    lines += ["", f"Lives simulated: {lives:,} (each calibration {r['lives']} per candidate; "
-              f"{res['fresh_lives']} fresh lives per threshold), utilisation ± 1.96 standard errors over lives.", ""]
+    for name, e, kind, cell in _cells(res):
+        c, f = cell["calibration"], cell["fresh"]
+        thr = _thr(kind, c["threshold"]) + ("" if c["declarable"] else " (no candidate met τ: not declarable)")
+        ok = "yes" if f["meets_sla"] else "**no**"
+        lines.append(
+            f"| ({name}) {e['label']} | {kind} | {thr} | {_conf(c['confidence'])} | {_rate(f)} | "
+            f"{_interval(f['bootstrap95'])} | {ok} | {_conf(f['confidence_sla_holds'])} | "
+            f"{f['lives_failing']}/{f['lives']} | {100 * f['utilization']:.1f} ± {196 * f['utilization_se']:.1f} | "
+            f"{f['admitted']:,} | {c['wall_s']:.0f} / {c['cpu_s']:.0f} |")
+    lines += ["", "The same thresholds on the same fresh lives with the calibration's own engine:", "",
+              "| declaration | kind | failure rate (Jeffreys 95%) | run bootstrap 95% | ≤ τ | lives failing | utilisation % |",
+              "|---|---|---|---|---|---|---|"]
+    for name, e, kind, cell in _cells(res):
+        f = cell["fresh_calibration_engine"]
+        lines.append(f"| ({name}) {e['label']} | {kind} | {_rate(f)} | {_interval(f['bootstrap95'])} | "
+                     f"{'yes' if f['meets_sla'] else '**no**'} | {f['lives_failing']}/{f['lives']} | "
+                     f"{100 * f['utilization']:.1f} ± {196 * f['utilization_se']:.1f} |")
+    lives = sum(cell["calibration"]["lives"] + cell["fresh"]["lives"] + cell["fresh_calibration_engine"]["lives"]
+                for *_, cell in _cells(res)) + (res["dask_calibration"] or {}).get("lives", 0)
+    lines += ["", (f"Lives simulated: {lives:,} ({r['lives']} per candidate in each calibration, "
+                   f"{res['fresh_lives']} fresh lives per threshold and engine, and check 3's calibration "
+                   "on Dask); utilisation ± 1.96 standard errors over lives."), ""]
     lines += ["### Check 1: each derived threshold holds τ on fresh lives, and the second moment admits at least the zeroth", ""]
     for row in ch["1"]:
         g = row["second_minus_zeroth_utilization"]
@@ -396,7 +530,10 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
     if ch["2"] is not None:
         lines += ["### Check 2: at 750 cores, τ = 1e-2 and τ = 1e-4 give different thresholds, the looser admitting more", ""]
         for kind, t in ch["2"].items():
-            verdict = "passes" if t["passes"] else "**fails**"
+            misses = [what for what, ok in (("the looser threshold is not higher", t["looser_threshold_higher"]),
+                                            ("it does not reach a higher utilisation", t["more_utilization"]),
+                                            ("it admits fewer deployments", t["more_admitted"])) if not ok]
+            verdict = "passes" if t["passes"] else f"**fails**: {', '.join(misses)}"
             lines.append(
                 f"- {kind}: {_thr(kind, t['threshold_1e-2'])} at τ = 1e-2 against "
                 f"{_thr(kind, t['threshold_1e-4'])} at τ = 1e-4; on the same fresh seeds the looser "
@@ -408,11 +545,11 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
         loc, dask = ch["3"]["local"], ch["3"]["dask"]
         same = "the same threshold" if ch["3"]["same_threshold"] else "**different thresholds**"
         lines += ["### Check 3: one calibration on local processes and on Dask", "",
-                  f"Declaration (a), second_moment, {loc['lives']} lives: {loc['wall_s']:.0f} s wall "
-                  f"({loc['cpu_s']:.0f} s CPU) on {loc['where']}; {dask['wall_s']:.0f} s wall "
-                  f"({dask['cpu_s']:.0f} s CPU, the workers' and this process's) on {dask['where']}; "
-                  f"{same} ({_thr('second_moment', loc['threshold'])} and "
-                  f"{_thr('second_moment', dask['threshold'])}).", ""]
+                  (f"Declaration (a), second_moment, {loc['lives']} lives: {loc['wall_s']:.0f} s wall "
+                   f"({loc['cpu_s']:.0f} s CPU) on {loc['where']}; {dask['wall_s']:.0f} s wall "
+                   f"({dask['cpu_s']:.0f} s CPU, the workers' and this process's) on {dask['where']}; "
+                   f"{same} ({_thr('second_moment', loc['threshold'])} and "
+                   f"{_thr('second_moment', dask['threshold'])}). Both ran on the shared machine above."), ""]
     lines += [f"![Fresh-life failure rate against τ, and utilisation, per declaration]({figure})", "", END]
     return "\n".join(lines)
 
@@ -423,37 +560,35 @@ def plot(res: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    cells = [(name, e, kind, cell) for name, e in res["declarations"].items()
-             for kind, cell in e["kinds"].items()]
+    cells = _cells(res)
     x = np.arange(len(cells))
     colours = ["tab:red" if kind == "second_moment" else "tab:gray" for _, _, kind, _ in cells]
     labels = [f"({name}) {e['capacity']}\nτ={e['sla']:g}\n{'second' if kind == 'second_moment' else 'zeroth'}"
               for name, e, kind, _ in cells]
     fig, (a, b) = plt.subplots(1, 2, figsize=(14, 4.8))
-    floor = 1e-8
+    floor = 1e-7
     for i, (_, e, _, cell) in enumerate(cells):
-        f = cell["fresh"]
-        lo, hi = f["jeffreys95"]
-        a.plot([i, i], [max(lo, floor), max(hi, floor)], color=colours[i], lw=3)
-        if f["failure_rate"] > 0:
-            a.plot(i, f["failure_rate"], "o", color=colours[i])
-        else:
-            a.plot(i, max(hi, floor), "v", color=colours[i])
+        for key, dx, face in (("fresh", -0.12, colours[i]), ("fresh_calibration_engine", 0.12, "white")):
+            f = cell[key]
+            lo, hi = f["bootstrap95"]
+            a.plot([i + dx, i + dx], [max(lo, floor), max(hi, floor)], color=colours[i], lw=2)
+            y, marker = (f["failure_rate"], "o") if f["failure_rate"] > 0 else (max(hi, floor), "v")
+            a.plot(i + dx, max(y, floor), marker, color=colours[i], markerfacecolor=face)
         a.plot([i - 0.35, i + 0.35], [e["sla"], e["sla"]], color="black", ls="--", lw=1)
     a.set_yscale("log")
     a.set_ylim(floor, 1)
     a.set_xticks(x, labels, fontsize=7)
-    a.set_ylabel("fresh lives' scale-out failure rate\n(pooled, Jeffreys 95%; ▼ none failed)")
-    a.set_title("failure rate on fresh seeds; dashed: the declared τ", fontsize=9)
+    a.set_ylabel("scale-out failure rate on fresh lives\n(pooled; bar: run bootstrap 95%; ▼ none failed)")
+    a.set_title("filled: the service's engine; hollow: the calibration's engine; dashed: τ", fontsize=9)
     util = [100 * cell["fresh"]["utilization"] for *_, cell in cells]
     se = [196 * cell["fresh"]["utilization_se"] for *_, cell in cells]
     b.bar(x, util, yerr=se, color=colours, capsize=3)
     b.set_xticks(x, labels, fontsize=7)
     b.set_ylabel("utilisation % (± 1.96 se over lives)")
-    b.set_title("utilisation on the same fresh seeds", fontsize=9)
+    b.set_title("utilisation on the same fresh lives, the service's engine", fontsize=9)
     r = res["recipe"]
-    fig.suptitle(f"Derived thresholds ({r['lives']} lives × {r['iterations']} halvings, {r['years']:g} y) "
-                 f"run by the service's engine on {res['fresh_lives']} fresh lives", fontsize=10)
+    fig.suptitle(f"Thresholds derived by the service's calibration ({r['lives']} lives × {r['iterations']} "
+                 f"halvings, {r['years']:g} y) on {res['fresh_lives']} fresh lives", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -485,6 +620,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--fresh", type=int, default=None, help="fresh lives per threshold (default: as --lives)")
     p.add_argument("--years", type=float, default=None, help="years per life (default the recipe's; tests)")
     p.add_argument("--iterations", type=int, default=None, help="halvings (default the recipe's; tests)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep what --json already holds at the same scale and run only what it lacks")
     p.add_argument("--json", type=Path, default=JSON)
     p.add_argument("--doc", type=Path, default=DOC, help="the Markdown to write the block into")
     p.add_argument("--plot", type=Path, default=PLOT)
@@ -499,9 +636,11 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr, flush=True)
 
     command = " ".join(["python -m app.sim.moments.declarations",
-                        *(sys.argv[1:] if argv is None else argv)])
+                        *(x for x in (sys.argv[1:] if argv is None else argv) if x != "--resume")])
+    previous = json.loads(a.json.read_text()) if a.resume and a.json.exists() else None
     res = run(recipe, fresh, a.workers, a.local_dask, a.dask_scheduler, progress,
-              checkpoint=lambda partial: write(partial, a.json, None, None), command=command)
+              checkpoint=lambda partial: write(partial, a.json, None, None), command=command,
+              previous=previous)
     write(res, a.json, a.doc, a.plot)
     for row in res["checks"]["1"]:
         print(f"check 1 ({row['declaration']}): {'passes' if row['passes'] else 'FAILS'}")

@@ -46,6 +46,7 @@ def test_every_declaration_is_calibrated_then_run_on_fresh_seeds(tmp_path: Path)
             assert fresh["meets_sla"] == (fresh["failure_rate"] <= entry["sla"])
             lo, hi = fresh["jeffreys95"]
             assert lo <= fresh["failure_rate"] <= hi
+            assert set(cell) == {"calibration", "fresh", "fresh_calibration_engine"}
     # The looser τ at the same capacity and seeds can only stop higher in the same search.
     for kind in dc.KINDS:
         two = res["checks"]["2"][kind]
@@ -59,5 +60,25 @@ def test_every_declaration_is_calibrated_then_run_on_fresh_seeds(tmp_path: Path)
     text = doc.read_text()
     assert text.startswith("# Title\n\nintro\n\n" + dc.BEGIN) and text.endswith(dc.END + "\n\nthe rest\n")
     assert "\nold\n" not in text and "**Not the service's recipe**" in text
-    assert text.count("| (b) 5,000 cores, τ = 1e-05, λ's prior mean ×2 |") == 2
+    assert text.count("| (b) 5,000 cores, τ = 1e-05, λ's prior mean ×2 |") == 4  # two kinds, two engines
     assert png.stat().st_size > 10_000
+    # --resume keeps every finished part at the same scale: nothing runs again.
+    again = tmp_path / "again.json"
+    again.write_text(out.read_text())
+    assert dc.main([*TINY, "--resume", "--local-dask", "0", "--json", str(again), "--doc", str(doc),
+                    "--plot", str(png)]) == 0
+    resumed = json.loads(again.read_text())
+    assert resumed["sessions"][-1]["ran"] == [] and len(resumed["sessions"]) == 2
+    assert resumed["declarations"] == res["declarations"] and resumed["checks"] == res["checks"]
+    assert "--resume" not in resumed["command"]
+
+
+def test_reproduce_moment_keeps_both_generated_sections(tmp_path: Path) -> None:
+    from app.sim.moments import paper_scale, reproduce
+
+    doc = tmp_path / "moment.md"
+    doc.write_text(f"# Title\n\n{paper_scale.BEGIN}\npaper\n{paper_scale.END}\n\n{dc.BEGIN}\nmine\n{dc.END}\n")
+    reproduce.reproduce(tmp_path, quick=True)
+    text = doc.read_text()
+    assert f"{paper_scale.BEGIN}\npaper\n{paper_scale.END}" in text and f"{dc.BEGIN}\nmine\n{dc.END}" in text
+    assert "Table 2" in text  # and the scaled-down report around them
