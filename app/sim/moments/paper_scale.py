@@ -231,13 +231,14 @@ def plot(summary: dict[str, dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def write_block(doc: Path, block: str) -> None:
-    """Put the generated block into the reproduction doc, after its title, replacing an
-    earlier one (the rest of the doc is `headroom reproduce moment`'s)."""
+def write_block(doc: Path, block: str, begin: str = BEGIN, end: str = END) -> None:
+    """Put a generated block (from `begin` to `end`; this module's by default) into the
+    reproduction doc, replacing an earlier one, or after the title where there is none (the
+    rest of the doc is `headroom reproduce moment`'s)."""
     text = doc.read_text() if doc.exists() else "# Reproduction: moment-based cluster admission\n"
-    if BEGIN in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
+    if begin in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
     else:
         title, _, rest = text.partition("\n")
         text = f"{title}\n\n{block}\n{rest}"

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.sim.moments import paper_scale
+from app.sim.moments import declarations, paper_scale
 from app.sim.moments.calibrate import calibrate, evaluate
 from app.sim.moments.importance import confidence_text
 
@@ -177,12 +177,13 @@ def reproduce(out_dir: Path, quick: bool = False, progress: Any = None) -> Path:
     for r in list(res["table2"].values()) + list(res["fig1"].values()):
         r.pop("search", None) if quick else None
     path = out_dir / "moment.md"
-    # Keep the paper-scale block (written by paper_scale.py from its own, much longer run).
+    # Keep the blocks paper_scale.py and declarations.py write from their own, much longer runs.
     old = path.read_text() if path.exists() else ""
     path.write_text(render(res, quick))
-    if paper_scale.BEGIN in old and paper_scale.END in old:
-        block = paper_scale.BEGIN + old.split(paper_scale.BEGIN, 1)[1].split(paper_scale.END, 1)[0] + paper_scale.END
-        paper_scale.write_block(path, block)
+    for begin, end in ((declarations.BEGIN, declarations.END), (paper_scale.BEGIN, paper_scale.END)):
+        if begin in old and end in old:
+            block = begin + old.split(begin, 1)[1].split(end, 1)[0] + end
+            paper_scale.write_block(path, block, begin, end)
     raw = out_dir / RAW
     raw.parent.mkdir(parents=True, exist_ok=True)
     raw.write_text(json.dumps(res, indent=1, default=str))
