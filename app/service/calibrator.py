@@ -78,11 +78,17 @@ def waiting_clusters(ctx: ServiceContext) -> dict[str, tuple[dict[str, Any], lis
     return out
 
 
+# Loaded here, in the parent: between fork and exec (where _die_with_parent runs, with other
+# threads' locks possibly held) the child must not load a library, only call into one.
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+PR_SET_PDEATHSIG = 1
+
+
 def _die_with_parent() -> None:
     """In the child, before exec: lowest priority, and SIGKILL when the parent dies."""
     os.nice(19)
-    if sys.platform.startswith("linux"):
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if _LIBC is not None:
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 class Child:

@@ -3,12 +3,12 @@
 Two halves, both pure (no clock, no randomness), so that a cluster rebuilt from its log makes
 the same decisions:
 
-* ``table_threshold``: the threshold for (policy, capacity, τ) read off calibrations of the
-  §2.1 model shipped in calibrations.py (each anchor with the lives behind it and the command
-  that reproduces them). A calibration of the full model costs
-  minutes to hours, so the service never runs one in a request: it stores what this returns in
-  the declaration at creation, and ``headroom calibrate moment`` gives a cluster-specific value
-  that can be declared instead (it carries its own derivation).
+* ``derived_threshold``: a new declaration's threshold: the table's (calibrations.py, each
+  anchor with the lives behind it and the command that reproduces them) where it holds this
+  very declaration, else a calibration by the service's recipe, which the service runs in
+  the background (app/service/calibrator.py) and which decides from its logged event on;
+  the derivation names the interim until then. ``table_threshold`` reads the table at any
+  capacity, as the research tools and declarations stored before the recipe did.
 * ``SlaLoop``: the controller that moves the threshold while the cluster runs (beyond the
   paper, which calibrates offline only). It watches every scale-out the engine grants or
   denies and tightens or loosens the threshold on a Wilson interval of the realized failure
