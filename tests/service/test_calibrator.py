@@ -16,7 +16,7 @@ from app.main import create_app
 from app.policies.moments.recipe import Recipe, calibration_inputs
 from app.policies.moments.sla import table_threshold
 from app.service.calibrator import CalibrationLoop
-from app.sim.moments.derive import calibration_result, derive
+from app.sim.moments.derive import calibrate_inputs
 from tests.conftest import admin_client, make_settings
 from tests.live import LiveServer
 
@@ -63,11 +63,8 @@ def test_a_calibration_lands_through_one_logged_event_and_answers_the_next_decla
         assert state["threshold_derivation"]["calibration"]["key"] == d["calibration"]["key"]
         assert state["threshold_derivation"]["runs"] == LIVES
         # The same search, run here, finds the same threshold: lives are seeded by the recipe.
-        inputs = d["calibration"]["inputs"]
-        recipe = Recipe(**inputs["recipe"])
-        out = derive("second_moment", SLA, CAPACITY, years=recipe.years, runs=recipe.lives,
-                     iterations=recipe.iterations, seed=recipe.seed, steps=recipe.steps)
-        assert calibration_result(out, d["calibration"]["key"], inputs)["threshold"] == state["threshold"]
+        assert calibrate_inputs(d["calibration"]["key"], d["calibration"]["inputs"])[
+            "threshold"] == state["threshold"]
         # A declaration like it is answered from the finished calibration, at once.
         again = client.post("/v1/clusters", json=declaration("second")).json()
         assert again["policy"]["threshold"] == state["threshold"]
@@ -183,11 +180,7 @@ def test_a_process_killed_mid_calibration_is_taken_over_and_every_process_agrees
         assert job["status"] == "done" and job["attempts"] == 2
         assert job["worker"].split(":")[1] == str(survivor.proc.pid)
         # The resumed search is the search an uninterrupted run makes.
-        inputs = job["inputs"]
-        recipe = Recipe(**inputs["recipe"])
-        out = derive("second_moment", SLA, CAPACITY, years=recipe.years, runs=recipe.lives,
-                     iterations=recipe.iterations, seed=recipe.seed, steps=recipe.steps)
-        assert calibration_result(out, key, inputs)["threshold"] == state["threshold"]
+        assert calibrate_inputs(key, job["inputs"])["threshold"] == state["threshold"]
         restarted = LiveServer(postgres_url, extra_args=("--no-migrate",), env=env).__enter__()
         servers.append(restarted)
         for server in (survivor, restarted):

@@ -35,7 +35,7 @@ from app.policies.moments.learning import (
     REPRIOR_PER_ADMIT,
     PopulationLearner,
 )
-from app.policies.moments.options import GATE_NONE_MEETS, TIGHTEST, MomentOptions
+from app.policies.moments.options import GATE_NONE_MEETS, MomentOptions, loop_bounds
 from app.policies.moments.outgrowing import OutgrowingWatch
 from app.policies.moments.priors import (
     Prior,
@@ -459,9 +459,10 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
         self.gate = None
         self.threshold = float(threshold)
         self.ladder = None
-        if self.loop is not None:
-            lo, hi = derivation.get("bounds") or [threshold * TIGHTEST, threshold]
-            self.loop.lo, self.loop.hi = float(lo), float(hi)
+        if self.loop is not None:  # the bounds a declaration with this derivation gets
+            bounds = loop_bounds(True, self.loop.sla, derivation, self.threshold)
+            assert bounds is not None
+            self.loop.lo, self.loop.hi = bounds.lo, bounds.hi
             self.loop.window_requests = self.loop.window_denied = 0
         return {"gate": None, "threshold": self.threshold}
 

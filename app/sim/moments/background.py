@@ -26,7 +26,7 @@ from sqlalchemy import update
 from app.config import Settings, get_settings
 from app.store.db import make_engine
 from app.store.models import MomentCalibration, utcnow
-from app.sim.moments.derive import calibration_result, derive
+from app.sim.moments.derive import calibrate_inputs
 
 # What a candidate's evaluation keeps for the search and its confidence (calibrate.py reads
 # these; a life's full result holds more than the job row needs).
@@ -88,15 +88,8 @@ class Job:
 
 def run(settings: Settings, key: str, worker: str) -> dict[str, Any]:
     job = Job(settings, key, worker)
-    i, recipe = job.inputs, job.inputs["recipe"]
-    out = derive(i["kind"], i["sla"], i["capacity"], arrival_rate=i["arrival_rate"],
-                 years=recipe["years"], runs=recipe["lives"], iterations=recipe["iterations"],
-                 seed=recipe["seed"], steps=recipe["steps"], workers=1,
-                 scheduler=settings.dask_scheduler,
-                 arrival_size_evidence=i["arrival_size_evidence"],
-                 population_prior=i["population_prior"], memo=job.memo,
-                 on_life=lambda seed, r: job.progress())
-    result = calibration_result(out, key, i)
+    result = calibrate_inputs(key, job.inputs, scheduler=settings.dask_scheduler,
+                              memo=job.memo, on_life=lambda seed, r: job.progress())
     job.finish(result)
     return result
 

@@ -85,13 +85,26 @@ def service_threshold(policy: str, capacity: int, sla: float, arrival_rate: floa
     if derivation.get("status") != "calibrating":
         return threshold, derivation
     ref = derivation["calibration"]
-    out = derive(policy, sla, capacity, arrival_rate=ref["inputs"]["arrival_rate"],
-                 years=recipe.years, runs=recipe.lives, iterations=recipe.iterations,
-                 seed=recipe.seed, steps=recipe.steps, workers=workers, scheduler=scheduler,
-                 progress=progress, arrival_size_evidence=arrival_size_evidence,
-                 population_prior=ref["inputs"]["population_prior"])
-    result = calibration_result(out, ref["key"], ref["inputs"])
+    result = calibrate_inputs(ref["key"], ref["inputs"], workers, scheduler, progress)
     return result["threshold"], result["derivation"]
+
+
+def calibrate_inputs(key: str, inputs: dict[str, Any], workers: int = 1,
+                     scheduler: str | None = None,
+                     progress: Callable[[str], None] | None = None,
+                     memo: Callable[..., dict[str, Any]] | None = None,
+                     on_life: Callable[[int, dict[str, Any]], None] | None = None
+                     ) -> dict[str, Any]:
+    """One calibration by its inputs (recipe.calibration_inputs) and their key, as the
+    service's background job runs it: calibration_result of derive's search."""
+    recipe = inputs["recipe"]
+    out = derive(inputs["kind"], inputs["sla"], inputs["capacity"],
+                 arrival_rate=inputs["arrival_rate"], years=recipe["years"],
+                 runs=recipe["lives"], iterations=recipe["iterations"], seed=recipe["seed"],
+                 steps=recipe["steps"], workers=workers, scheduler=scheduler,
+                 progress=progress, arrival_size_evidence=inputs["arrival_size_evidence"],
+                 population_prior=inputs["population_prior"], memo=memo, on_life=on_life)
+    return calibration_result(out, key, inputs)
 
 
 def calibration_result(out: dict[str, Any], key: str, inputs: dict[str, Any]) -> dict[str, Any]:
