@@ -202,8 +202,15 @@ def test_a_calibrations_output_is_declared_as_printed(client, monkeypatch):
             scale["arrival_size_evidence"] = True
         if kw.get("population_prior") is not None:
             scale["population_prior"] = kw["population_prior"]
+        # The search's answer 0.5 failed on the held-out lives and was halved once.
+        steps = [{"threshold": 0.5, "failure_rate": 1e-3, "utilization": 0.7, "confidence": 0.2,
+                  "meets_sla": False},
+                 {"threshold": 0.25, "failure_rate": 0.0, "utilization": 0.6, "confidence": 0.97,
+                  "meets_sla": True}]
+        validation = {"met": True, "steps": steps, "lives": 6, "seeds": [500000, 500005],
+                      "target": 0.95, "search_threshold": 0.5}
         return {"threshold": 0.25, "failure_rate": 0.0, "utilization": 0.6,
-                "confidence": 0.97, "scale": scale}
+                "confidence": 0.97, "scale": scale, "validation": validation}
 
     monkeypatch.setattr(derive_module, "calibrate", calibrate)
     prior = {"lambda": [2.0, 4.0], "mu": [1.0, 100.0], "sigma": [1.0, 1.0]}

@@ -100,6 +100,28 @@ class CalibrationRef(AsGiven):
     inputs: dict[str, Any]
 
 
+class HeldOutTry(StrictModel):
+    """One threshold the held-out check ran: its pooled failure rate on the held-out lives and
+    the confidence they give that τ holds (null: no scale-out)."""
+
+    threshold: Threshold
+    failure_rate: Share
+    confidence: Share | None = None
+
+
+class HeldOutCheck(StrictModel):
+    """The calibration's check of its search's answer on lives the search never saw: the
+    answer, halved until those lives held τ at `target` confidence, is what is declared."""
+
+    lives: int = Field(ge=1, le=10_000_000)
+    seeds: list[int] = Field(min_length=2, max_length=2, description="[first, last] seed.")
+    target: Share = Field(description="The confidence the held-out lives had to give.")
+    met: bool = Field(description="false: no threshold tried held τ; nothing is declarable.")
+    search_threshold: Threshold = Field(description="The search's own answer.")
+    tried: list[HeldOutTry] = Field(min_length=1, max_length=64,
+                                    description="Each threshold run on the held-out lives.")
+
+
 class GrowthStep(StrictModel):
     """The threshold calibrated for deployments that grow `lambda_factor` times as fast as the
     declared prior says (λ's prior mean × that factor, the engine told so)."""
@@ -152,6 +174,9 @@ class ThresholdDerivation(StrictModel):
     table_sla: float | None = Field(None, gt=0, lt=1)
     anchors: list[CalibratedAnchor] | None = Field(None, max_length=16)
     scale: CalibrationScale | None = Field(None, description="The simulated cluster.")
+    validation: HeldOutCheck | None = Field(None, description=(
+        "The held-out check the threshold passed (runs and confidence above are then the "
+        "held-out lives')."))
     by_growth: list[GrowthStep] | None = Field(
         None, max_length=8,
         description="A cluster that learns its population prior (policy.learn_prior) moves to "

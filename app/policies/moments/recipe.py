@@ -4,8 +4,13 @@ a calibration's inputs, so that a finished one answers every later declaration l
 
 A calibration is calibrate.py's binary search on lives of the §2.1 model (common random
 numbers: the same seeds for every candidate) at the service's grid, for the declaration's
-capacity, τ, kind, population prior, arrival-size evidence and arrival rate. Its lives are
-seeded from ``seed`` on, so two processes that run the same inputs find the same threshold.
+capacity, τ, kind, population prior, arrival-size evidence and arrival rate, and then a check
+of the search's answer on held-out lives: the search picks the largest candidate whose own
+lives met τ, which flatters it (scale-out failures come from a few bad lives, and the search
+keeps the candidate whose sample happened to hold few), so the answer is run again on lives
+the search never saw and stepped down until those lives hold τ at the stated confidence.
+Its lives are seeded from ``seed`` and ``held_out_seed`` on, so two processes that run the
+same inputs find the same threshold.
 """
 
 from __future__ import annotations
@@ -34,16 +39,35 @@ def default_arrival_rate(capacity: int) -> float:
 class Recipe:
     """The simulated lives behind a calibration: `lives` per candidate, `iterations` halvings
     of the search (ρ in log space on [1e-4, 1], t on [0, 1.5c]), `years` per life, the first
-    life's `seed`, the grid's `steps`."""
+    life's `seed`, the grid's `steps`; then `held_out` lives (None: as many as `lives`) from
+    `held_out_seed` on, on which the answer must hold τ at `confidence` (calibrate.confidence),
+    else it is multiplied by `step_down`, at most `step_downs` times, before the calibration
+    says that no threshold it tried meets τ."""
 
     lives: int = DEFAULT_LIVES
     iterations: int = 8
     years: float = 3.0
     seed: int = 1000
     steps: int = DEFAULT_STEPS
+    held_out: int | None = None
+    # Far from `seed` and from the reproduction's fresh seeds (700,000 on).
+    held_out_seed: int = 500000
+    confidence: float = 0.95
+    step_down: float = 0.5
+    step_downs: int = 4
+
+    @property
+    def held_out_lives(self) -> int:
+        return self.lives if self.held_out is None else self.held_out
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "held_out": self.held_out_lives}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Recipe":
+        """A stored recipe. One stored before held-out lives were part of it names none: its
+        calibration ran (and is run again, for the same key) without them."""
+        return cls(**{"held_out": 0, **d})
 
 
 def calibration_inputs(kind: str, capacity: int, sla: float, *, arrival_rate: float | None = None,

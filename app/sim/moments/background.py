@@ -26,6 +26,7 @@ from sqlalchemy import update
 from app.config import Settings, get_settings
 from app.store.db import make_engine
 from app.store.models import MomentCalibration, utcnow
+from app.policies.moments.recipe import Recipe
 from app.sim.moments.derive import calibrate_inputs
 
 # What a candidate's evaluation keeps for the search and its confidence (calibrate.py reads
@@ -54,10 +55,12 @@ class Job:
                 MomentCalibration.key == key)).mappings().one()
         self.inputs: dict[str, Any] = row["inputs"]
         self.candidates: dict[str, Any] = dict(row["candidates"] or {})
-        recipe = self.inputs["recipe"]
-        # Every halving plus the fallback at the bracket's low end, at most.
-        self.total = recipe["lives"] * (recipe["iterations"] + 1)
-        self.done = recipe["lives"] * len(self.candidates)
+        r = Recipe.from_dict(self.inputs["recipe"])
+        # At most: every halving, the fallback at the bracket's low end, and every step of
+        # the held-out check.
+        self.total = r.lives * (r.iterations + 1) + r.held_out_lives * (r.step_downs + 1)
+        self.done = sum(r.held_out_lives if name.startswith("held-out") else r.lives
+                        for name in self.candidates)
         self.resumed, self.started = self.done, time.monotonic()
 
     def _write(self, **values: Any) -> None:
@@ -74,8 +77,10 @@ class Job:
         eta = utcnow() + timedelta(seconds=pace * max(0, self.total - self.done))
         self._write(lives_done=self.done, lives_total=self.total, eta_at=eta)
 
-    def memo(self, threshold: float, evaluate: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        name = repr(float(threshold))
+    def memo(self, threshold: float | str, evaluate: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        """A search candidate is kept under its threshold's repr, a held-out one under the
+        name calibrate gives it."""
+        name = threshold if isinstance(threshold, str) else repr(float(threshold))
         if name not in self.candidates:
             self.candidates[name] = _kept(evaluate())
             self._write(candidates=self.candidates)

@@ -11,6 +11,12 @@ dispatched through joblib (runs.py), and say how confident the result is:
     binomial:  Jeffreys Beta(F + ½, N − F + ½) posterior mass below τ for F denied of N
                requests, which stays below 1 when no failure was seen in too few requests.
   With importance sampling: the stratified, weighted bootstrap of importance.confidence_is.
+
+The search's answer is the largest candidate whose own lives met τ, and so the one whose sample
+flattered it most: failures come from a few bad lives, and a candidate just above the true
+threshold passes whenever its sample happens to hold none. With `held_out` lives the answer is
+run again on seeds the search never saw, and multiplied by `step_down` until those lives hold
+τ at `target` confidence (held_out_check); the confidence stated is then theirs.
 """
 
 from __future__ import annotations
@@ -81,6 +87,33 @@ def _evaluate(policy: str, thr: float, runs: int, seed: int, workers: int, sched
     return evaluate(policy, thr, runs, seed, workers, scheduler, on_life=on_life, **sim)
 
 
+def held_out_check(threshold: float, sla: float, evaluate: Callable[[float], dict[str, Any]],
+                   conf: Callable[[dict[str, Any]], float | None], target: float,
+                   step_down: float, step_downs: int,
+                   progress: Callable[[str], None] | None = None
+                   ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the evaluation kept, the check's record): `threshold`, then `threshold` × step_down^k,
+    each evaluated on the held-out lives, until one holds τ there with confidence ≥ target
+    (no scale-out at all holds it trivially), at most `step_downs` steps down. `met` False:
+    none did, and the last evaluation (the strictest) is what is kept."""
+    trail: list[dict[str, Any]] = []
+    thr = threshold
+    for _ in range(step_downs + 1):
+        res = evaluate(thr)
+        c = conf(res)
+        ok = res["failure_rate"] <= sla and (c is None or c >= target)
+        trail.append({"threshold": thr, "failure_rate": res["failure_rate"],
+                      "utilization": res["utilization"], "confidence": c, "meets_sla": ok})
+        if progress:
+            shown = "n/a" if c is None else f"{c:.3f}"
+            progress(f"held-out lives: threshold={thr:.5g} failure_rate={res['failure_rate']:.3g} "
+                     f"confidence={shown} (needs {target:g}): {'holds' if ok else 'steps down'}")
+        if ok:
+            return res, {"met": True, "steps": trail}
+        thr *= step_down
+    return res, {"met": False, "steps": trail}
+
+
 def calibrate(
     policy: str,
     sla: float,
@@ -102,6 +135,11 @@ def calibrate(
     population_prior: dict[str, Any] | None = None,
     memo: Callable[[float, Callable[[], dict[str, Any]]], dict[str, Any]] | None = None,
     on_life: Callable[[int, dict[str, Any]], None] | None = None,
+    held_out: int = 0,
+    held_out_seed: int = 500000,
+    target: float = 0.95,
+    step_down: float = 0.5,
+    step_downs: int = 4,
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -119,7 +157,11 @@ def calibrate(
     `memo(threshold, evaluate)`: returns a candidate's evaluation, calling `evaluate` only
     for one it has not kept (the service's background job keeps them in the database, so a
     calibration restarted elsewhere resumes: the search is deterministic, and so revisits the
-    same candidates). `on_life(seed, result)`: after each simulated life.
+    same candidates; held-out evaluations are kept under "held-out <threshold>").
+    `on_life(seed, result)`: after each simulated life. `held_out` > 0: held_out_check's
+    validation of the answer on that many lives from `held_out_seed`, at `target`; the
+    result's threshold, failure rate, utilisation and confidence are then the held-out ones,
+    and `validation` says what was tried.
     """
     sim = dict(capacity=capacity, years=years, arrival_rate=arrival_rate, observations=observations, steps=steps)
     if arrival_size_evidence:  # only then: the scale of every calibration before it stays as it was
@@ -155,6 +197,23 @@ def calibrate(
         if progress:
             progress(f"{policy} threshold={thr:.5g} (no candidate above met τ) "
                      f"failure_rate={best['failure_rate']:.3g} util={best['utilization']:.3f}")
+    def conf(res: dict[str, Any], seed: int = seed) -> float | None:
+        return confidence_is(res, sla, seed) if importance else confidence(res["runs"], sla, seed)
+
+    validation = None
+    stated = conf(best)
+    if held_out > 0 and best["failure_rate"] <= sla and best["threshold"] > 0:
+        held_memo = None if memo is None else (lambda t, ev: memo(f"held-out {t!r}", ev))
+
+        def held(thr: float) -> dict[str, Any]:
+            return _evaluate(policy, thr, held_out, held_out_seed, workers, scheduler, importance,
+                             pilot, sim, progress, held_memo, on_life)
+        best, validation = held_out_check(best["threshold"], sla, held,
+                                          lambda r: conf(r, held_out_seed), target, step_down,
+                                          step_downs, progress)
+        stated = validation["steps"][-1]["confidence"]
+        validation.update(lives=held_out, seeds=[held_out_seed, held_out_seed + held_out - 1],
+                          target=target, search_threshold=validation["steps"][0]["threshold"])
     return {
         "policy": policy,
         "sla": sla,
@@ -162,10 +221,11 @@ def calibrate(
         "failure_rate": best["failure_rate"],
         "utilization": best["utilization"],
         "utilization_se": best["utilization_se"],
-        "confidence": confidence_is(best, sla, seed) if importance else confidence(best["runs"], sla, seed),
+        "confidence": stated,
         "importance_sampling": best.get("buckets") if importance else None,
         "runs": runs,
         "search": trail,
+        "validation": validation,
         "between": None if between is None else list(between),
         "scale": sim,
     }

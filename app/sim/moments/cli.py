@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import textwrap
+from dataclasses import replace
 from typing import Any
 
 from app.policies.moments.formulas import DEFAULT_STEPS
@@ -217,6 +218,11 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
     p.set_defaults(seed=Recipe().seed)
     p.add_argument("--iterations", type=int, default=Recipe().iterations,
                    help="binary-search steps (default: the service's recipe)")
+    p.add_argument("--held-out", type=int, default=None, metavar="N",
+                   help="lives from another seed range the answer must also hold τ on, at "
+                        f"{Recipe().confidence:g} confidence, else it is halved (at most "
+                        f"{Recipe().step_downs} times; default: as many as --runs, as the "
+                        "service does; 0: none)")
     p.add_argument("--between", type=float, nargs=2, metavar=("LO", "HI"), default=None,
                    help="search only between these thresholds (t in cores, or ρ), e.g. the "
                         "calibrated values of the neighbouring capacities (default: t in "
@@ -233,12 +239,13 @@ def add_calibrate_parser(top_level_subparsers: argparse._SubParsersAction) -> ar
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from app.sim.moments.derive import derive
+    from app.sim.moments.derive import derive, held_out_args
     from app.sim.moments.importance import confidence_text
 
     _check_scale(args, "headroom calibrate moment")
-    if args.runs < 1 or args.iterations < 1:
-        raise SystemExit("headroom calibrate moment: need --runs >= 1, --iterations >= 1")
+    if args.runs < 1 or args.iterations < 1 or (args.held_out or 0) < 0:
+        raise SystemExit("headroom calibrate moment: need --runs >= 1, --iterations >= 1, "
+                         "--held-out >= 0")
     if args.between is not None and not 0 < args.between[0] < args.between[1]:
         raise SystemExit("headroom calibrate moment: --between needs 0 < LO < HI")
     res = derive(args.policy, args.sla, args.capacity, args.arrival_rate, args.years, args.runs,
@@ -248,7 +255,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
                  scheduler=args.dask_scheduler, importance=args.importance_sampling,
                  between=None if args.between is None else tuple(args.between),
                  arrival_size_evidence=args.arrival_size_evidence,
-                 population_prior=args.population_prior)
+                 population_prior=args.population_prior,
+                 **held_out_args(replace(Recipe(), lives=args.runs, held_out=args.held_out)))
     if args.json:
         json.dump(res, sys.stdout, indent=2)
         print()
@@ -256,14 +264,23 @@ def run_calibrate(args: argparse.Namespace) -> int:
     print(f"{res['policy'] and res['policy']['kind'] or args.policy}: threshold "
           f"{res['threshold']:.5g}, failure rate {res['failure_rate']:.3g} (SLA {res['sla']:g}), "
           f"utilization {res['utilization']:.1%}, confidence SLA holds {confidence_text(res['confidence'])} "
-          f"over {res['runs']} runs")
+          f"over {res['runs']} runs" + _held_out_text(res["validation"]))
     if res["policy"] is None:
-        print("no candidate met the SLA: nothing safe to declare at this capacity and load")
+        print("no candidate met the SLA" + ("" if res["validation"] is None else
+                                            " on the held-out lives")
+              + ": nothing safe to declare at this capacity and load")
     else:
         print("declare the cluster with (POST /v1/clusters, with the same capacity_cores and sla):")
         print(json.dumps({"capacity_cores": args.capacity, "sla": args.sla,
                           "policy": res["policy"]}))
     return 0
+
+
+def _held_out_text(v: dict | None) -> str:
+    if v is None:
+        return ""
+    return (f" held out from the search (seeds {v['seeds'][0]}-{v['seeds'][1]}; the search's "
+            f"answer {v['search_threshold']:.5g}, {len(v['steps']) - 1} step(s) down)")
 
 
 def add_reproduce_parser(reproduce_subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:

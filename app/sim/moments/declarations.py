@@ -3,7 +3,8 @@
 For each declaration and for kinds second_moment and threshold (the zeroth moment), the
 service's background calibration runs as the service runs it — ``derive`` with the shared
 ``Recipe`` (lives per candidate, halvings, years, seeds from 1000, the service's grid; the
-default arrival rate capacity / 20,000 per hour) — and the threshold it returns is then run
+default arrival rate capacity / 20,000 per hour; the check on held-out lives from 500,000
+that steps the search's answer down until they hold τ) — and the threshold it returns is run
 with the engine a cluster declared with that derived policy gets (``service_engine``: the
 failure-rate loop and the prior learner on) on fresh seeds, from FRESH_SEED on, as many as the
 recipe's lives, and again with the calibration's own fixed-threshold engine on the same seeds
@@ -45,7 +46,7 @@ from app.policies.moments.recipe import Recipe, default_arrival_rate
 from app.policies.moments.sla import wilson
 from app.sim.moments import paper_scale
 from app.sim.moments.calibrate import confidence
-from app.sim.moments.derive import derive, service_engine
+from app.sim.moments.derive import derive, held_out_args, service_engine
 from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
@@ -123,18 +124,21 @@ def calibrate_declaration(d: Declaration, kind: str, recipe: Recipe, workers: in
     clock, t0 = CpuClock(), time.perf_counter()
     res = derive(kind, d.sla, d.capacity, None, years=r.years, runs=r.lives,
                  iterations=r.iterations, seed=r.seed, steps=r.steps, workers=workers,
-                 progress=progress, scheduler=scheduler, population_prior=d.population_prior)
+                 progress=progress, scheduler=scheduler, population_prior=d.population_prior,
+                 **held_out_args(r))
     wall, cpu = time.perf_counter() - t0, clock.seconds()
     # The search evaluates one candidate per halving, and its lower end once more when no
-    # candidate met τ.
+    # candidate met τ; the held-out check one per step.
     candidates = len(res["search"]) + (0 if any(s["meets_sla"] for s in res["search"]) else 1)
+    v = res["validation"]
+    held = 0 if v is None else v["lives"] * len(v["steps"])
     return {
         "kind": kind, "threshold": res["threshold"], "declarable": res["policy"] is not None,
         "policy": res["policy"], "confidence": res["confidence"],
         "failure_rate": res["failure_rate"], "utilization": res["utilization"],
         "lives_per_candidate": r.lives, "candidates": candidates,
-        "lives": r.lives * candidates, "seeds": [r.seed, r.seed + r.lives - 1],
-        "search": res["search"], "wall_s": wall, "cpu_s": cpu,
+        "lives": r.lives * candidates + held, "seeds": [r.seed, r.seed + r.lives - 1],
+        "search": res["search"], "validation": v, "wall_s": wall, "cpu_s": cpu,
         "where": f"dask {scheduler}" if scheduler else f"{workers} local processes",
     }
 
@@ -450,7 +454,8 @@ def _findings(res: dict[str, Any]) -> list[str]:
                        + ": there the miss is the calibration's sample, not the service's engine. The "
                        "confidence a calibration states"
                        + (f" ({_span(confs, '.2f')} in the missed cells)" if confs else "")
-                       + f" speaks for its own {res['recipe']['lives']} lives, not for a fresh cluster's.")
+                       + f" speaks for the {res['recipe'].get('held_out') or res['recipe']['lives']} lives "
+                       "it was measured on, not for a fresh cluster's.")
         if alone:
             out.append(f"- In {', '.join(alone)} the calibration's own engine holds τ on the same fresh "
                        "lives and the service's engine does not: there the miss is the engine's.")
@@ -470,7 +475,11 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
         f"calibration: a binary search of {r['iterations']} halvings, {r['lives']} lives of the §2.1 model per",
         f"candidate (seeds {r['seed']}–{r['seed'] + r['lives'] - 1}, the same for every candidate), "
         f"{r['years']:g} years per life, {r['steps']} steps per",
-        "horizon, an arrival rate of capacity / 20,000 per hour. Each derived threshold was then run",
+        "horizon, an arrival rate of capacity / 20,000 per hour; then the search's answer was run on",
+        f"{r['held_out']} held-out lives (seeds {r['held_out_seed']}–{r['held_out_seed'] + r['held_out'] - 1}) and multiplied by "
+        f"{r['step_down']:g} until they held τ at",
+        f"confidence {r['confidence']:g} (at most {r['step_downs']} times; else no threshold is declarable and the cluster",
+        "admits nothing). Each derived threshold was then run",
         "with the engine a cluster declared with it gets (the failure-rate loop and the prior",
         f"learner on) on {res['fresh_lives']} fresh lives (seeds {fresh[0]}–{fresh[1]}, "
         "which the calibration never saw),",
@@ -482,19 +491,22 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
         "interval over lives; \"confidence\" is the share of run bootstrap resamples, or the",
         "Jeffreys posterior mass, below τ, whichever is less (calibrate.confidence).",
         f"Regenerate with `{res['command']}` ({res['wall_s'] / 60:.0f} minutes of wall time on "
-        f"{res['cpu_count']} cores shared with other work, load average {min(loads):.1f}–{max(loads):.1f}).",
+        f"{res['cpu_count']} cores, load average {min(loads):.1f}–{max(loads):.1f}).",
         "",
         *_off_recipe(res),
         *_findings(res),
-        "| declaration | kind | derived threshold | calibration's confidence | fresh failure rate (Jeffreys 95%) | run bootstrap 95% | ≤ τ | fresh confidence τ holds | lives failing | utilisation % | admitted | calibration wall / CPU s |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| declaration | kind | search's answer | derived threshold (held out) | calibration's confidence | fresh failure rate (Jeffreys 95%) | run bootstrap 95% | ≤ τ | fresh confidence τ holds | lives failing | utilisation % | admitted | calibration wall / CPU s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for name, e, kind, cell in _cells(res):
         c, f = cell["calibration"], cell["fresh"]
-        thr = _thr(kind, c["threshold"]) + ("" if c["declarable"] else " (no candidate met τ: not declarable)")
+        v = c.get("validation")
+        searched = "—" if v is None else _thr(kind, v["search_threshold"])
+        thr = _thr(kind, c["threshold"]) + ("" if v is None else f" ({len(v['steps']) - 1} down)") + (
+            "" if c["declarable"] else " (not declarable: the cluster admits nothing; this is the strictest tried)")
         ok = "yes" if f["meets_sla"] else "**no**"
         lines.append(
-            f"| ({name}) {e['label']} | {kind} | {thr} | {_conf(c['confidence'])} | {_rate(f)} | "
+            f"| ({name}) {e['label']} | {kind} | {searched} | {thr} | {_conf(c['confidence'])} | {_rate(f)} | "
             f"{_interval(f['bootstrap95'])} | {ok} | {_conf(f['confidence_sla_holds'])} | "
             f"{f['lives_failing']}/{f['lives']} | {100 * f['utilization']:.1f} ± {196 * f['utilization_se']:.1f} | "
             f"{f['admitted']:,} | {c['wall_s']:.0f} / {c['cpu_s']:.0f} |")
@@ -508,7 +520,8 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
                      f"{100 * f['utilization']:.1f} ± {196 * f['utilization_se']:.1f} |")
     lives = sum(cell["calibration"]["lives"] + cell["fresh"]["lives"] + cell["fresh_calibration_engine"]["lives"]
                 for *_, cell in _cells(res)) + (res["dask_calibration"] or {}).get("lives", 0)
-    lines += ["", (f"Lives simulated: {lives:,} ({r['lives']} per candidate in each calibration, "
+    lines += ["", (f"Lives simulated: {lives:,} ({r['lives']} per candidate in each calibration's search, "
+                   f"{r['held_out']} per held-out step, "
                    f"{res['fresh_lives']} fresh lives per threshold and engine, and check 3's calibration "
                    "on Dask); utilisation ± 1.96 standard errors over lives."), ""]
     lines += ["### Check 1: each derived threshold holds τ on fresh lives, and the second moment admits at least the zeroth", ""]
@@ -518,7 +531,7 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
         why = []
         for kind in KINDS:
             if not row[kind]["declarable"]:
-                why.append(f"{kind}: no candidate met τ in the calibration")
+                why.append(f"{kind}: no threshold the calibration tried held τ, so it admits nothing")
             if not row[kind]["meets_sla"]:
                 why.append(f"{kind}: fresh failure rate above τ")
         if not row["second_at_least_zeroth"]:
@@ -549,7 +562,7 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
                    f"({loc['cpu_s']:.0f} s CPU) on {loc['where']}; {dask['wall_s']:.0f} s wall "
                    f"({dask['cpu_s']:.0f} s CPU, the workers' and this process's) on {dask['where']}; "
                    f"{same} ({_thr('second_moment', loc['threshold'])} and "
-                   f"{_thr('second_moment', dask['threshold'])}). Both ran on the shared machine above."), ""]
+                   f"{_thr('second_moment', dask['threshold'])}), on the machine above."), ""]
     lines += [f"![Fresh-life failure rate against τ, and utilisation, per declaration]({figure})", "", END]
     return "\n".join(lines)
 

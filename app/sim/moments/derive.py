@@ -97,14 +97,22 @@ def calibrate_inputs(key: str, inputs: dict[str, Any], workers: int = 1,
                      ) -> dict[str, Any]:
     """One calibration by its inputs (recipe.calibration_inputs) and their key, as the
     service's background job runs it: calibration_result of derive's search."""
-    recipe = inputs["recipe"]
+    r = Recipe.from_dict(inputs["recipe"])
     out = derive(inputs["kind"], inputs["sla"], inputs["capacity"],
-                 arrival_rate=inputs["arrival_rate"], years=recipe["years"],
-                 runs=recipe["lives"], iterations=recipe["iterations"], seed=recipe["seed"],
-                 steps=recipe["steps"], workers=workers, scheduler=scheduler,
-                 progress=progress, arrival_size_evidence=inputs["arrival_size_evidence"],
-                 population_prior=inputs["population_prior"], memo=memo, on_life=on_life)
+                 arrival_rate=inputs["arrival_rate"], years=r.years, runs=r.lives,
+                 iterations=r.iterations, seed=r.seed, steps=r.steps, workers=workers,
+                 scheduler=scheduler, progress=progress,
+                 arrival_size_evidence=inputs["arrival_size_evidence"],
+                 population_prior=inputs["population_prior"], memo=memo, on_life=on_life,
+                 **held_out_args(r))
     return calibration_result(out, key, inputs)
+
+
+def held_out_args(recipe: Recipe) -> dict[str, Any]:
+    """calibrate's held-out validation arguments, as the recipe sets them."""
+    return {"held_out": recipe.held_out_lives, "held_out_seed": recipe.held_out_seed,
+            "target": recipe.confidence, "step_down": recipe.step_down,
+            "step_downs": recipe.step_downs}
 
 
 def calibration_result(out: dict[str, Any], key: str, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -119,10 +127,21 @@ def calibration_result(out: dict[str, Any], key: str, inputs: dict[str, Any]) ->
         "failure_rate": out["failure_rate"], "utilization": out["utilization"],
         "scale": out["scale"],
     }
+    if out.get("validation"):
+        derivation["validation"] = validation_summary(out["validation"])
     if declarable is not None:
         derivation["bounds"] = declarable["derivation"]["bounds"]
     return {"threshold": None if declarable is None else declarable["threshold"],
             "derivation": derivation}
+
+
+def validation_summary(v: dict[str, Any]) -> dict[str, Any]:
+    """What a derivation says of its held-out check: the lives and seeds, the confidence it
+    needed, the search's own answer and each threshold tried on the held-out lives."""
+    return {"lives": v["lives"], "seeds": v["seeds"], "target": v["target"], "met": v["met"],
+            "search_threshold": v["search_threshold"],
+            "tried": [{k: step[k] for k in ("threshold", "failure_rate", "confidence")}
+                      for step in v["steps"]]}
 
 
 def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = None,
@@ -134,25 +153,31 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
            arrival_size_evidence: bool = False,
            population_prior: dict[str, Any] | None = None,
            memo: Callable[..., dict[str, Any]] | None = None,
-           on_life: Callable[[int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
+           on_life: Callable[[int, dict[str, Any]], None] | None = None,
+           held_out: int = 0, held_out_seed: int = 500000, target: float = 0.95,
+           step_down: float = 0.5, step_downs: int = 4) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
-    candidate met τ — there is then nothing safe to declare). `memo`, `on_life`: as
-    calibrate's."""
+    candidate met τ, or, with held-out lives, none held τ on them — there is then nothing
+    safe to declare). `memo`, `on_life`, `held_out` and the rest: as calibrate's."""
     rate = arrival_rate or default_arrival_rate(capacity)
     res = calibrate(policy, sla, capacity, years, rate, observations, runs, iterations, seed,
                     steps, progress=progress, workers=workers, scheduler=scheduler,
                     importance=importance, between=between,
                     arrival_size_evidence=arrival_size_evidence, population_prior=population_prior,
-                    memo=memo, on_life=on_life)
+                    memo=memo, on_life=on_life, held_out=held_out, held_out_seed=held_out_seed,
+                    target=target, step_down=step_down, step_downs=step_downs)
     # Judged on the returned candidate, not the search trail: with `between`, a bracket whose
     # every halving failed falls back to its lower end, which may meet τ and is then the answer.
-    met = res["failure_rate"] <= sla and res["threshold"] > 0
+    validation = res["validation"]
+    met = (res["failure_rate"] <= sla if validation is None else validation["met"]) \
+        and res["threshold"] > 0
     derivation = {
         "source": "calibration", "bounds": [res["threshold"] * TIGHTEST, res["threshold"]],
         "runs": runs, "confidence": res["confidence"], "sla": sla,
         "failure_rate": res["failure_rate"], "utilization": res["utilization"],
         "scale": {**res["scale"], "seed": seed, "iterations": iterations,
                   **({} if between is None else {"between": list(between)})},
+        **({} if validation is None else {"validation": validation_summary(validation)}),
     }
     declarable = {"kind": policy, "threshold": res["threshold"], "closed_loop": True,
                   **({"arrival_size_evidence": True} if arrival_size_evidence else {}),

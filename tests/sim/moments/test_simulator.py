@@ -104,7 +104,18 @@ def test_calibrate_cli(capsys) -> None:  # type: ignore[no-untyped-def]
          "--arrival-rate", "0.02", "--runs", "2", "--iterations", "3", "--steps", "10", "--json"])
     assert args.func(args) == 0
     out = json.loads(capsys.readouterr().out)
-    assert len(out["search"]) == 3 and 0.0 <= out["confidence"] <= 1.0
+    assert len(out["search"]) == 3
+    # By default the answer is checked on as many held-out lives as --runs (the service's
+    # recipe), and the confidence stated is theirs; --held-out 0 states the search's own.
+    v = out["validation"]
+    assert v["lives"] == 2 and v["seeds"] == [500000, 500001]
+    assert out["confidence"] == v["steps"][-1]["confidence"]
+    bare = _parser().parse_args(
+        ["calibrate", "moment", "--policy", "first_moment", "--sla", "0.01", "--capacity", "200", "--years", "0.05",
+         "--arrival-rate", "0.02", "--runs", "2", "--iterations", "3", "--steps", "10", "--held-out", "0", "--json"])
+    assert bare.func(bare) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["validation"] is None and 0.0 <= out["confidence"] <= 1.0
 
 
 def test_reproduce_quick_writes_report(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -154,3 +154,58 @@ def test_bracket_whose_halvings_all_fail_declares_its_lower_end_only_if_it_met_t
         assert res["policy"]["derivation"]["scale"]["between"] == [100.0, 400.0]
     else:
         assert res["policy"] is None
+
+
+def _flattering_search(monkeypatch, search_edge: float, held_edge: float) -> list[tuple[float, int]]:  # type: ignore[no-untyped-def]
+    """Stand in for the simulation: the search's lives (seed 1000) meet τ at or below
+    `search_edge`, the held-out lives (seed 500000) only at or below `held_edge`, with
+    confidence 0.99 where they meet it and 0.5 where they do not."""
+    from app.sim.moments import calibrate as cal
+
+    seen: list[tuple[float, int]] = []
+
+    def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress=None, memo=None, on_life=None):  # type: ignore[no-untyped-def]
+        seen.append((thr, seed))
+        edge = search_edge if seed == 1000 else held_edge
+        ok = thr <= edge
+        return {"threshold": thr, "failure_rate": 0.0 if ok else 1e-2, "utilization": thr,
+                "utilization_se": 0.0, "runs": [{"confidence": 0.99 if ok else 0.5}]}
+
+    monkeypatch.setattr(cal, "_evaluate", fake)
+    monkeypatch.setattr(cal, "confidence", lambda runs, sla, seed=0: runs[0]["confidence"])
+    return seen
+
+
+@pytest.mark.parametrize("held_edge,steps,declarable", [(0.5, 1, True), (0.07, 3, True),
+                                                        (0.001, 5, False)])
+def test_the_search_answer_is_stepped_down_until_held_out_lives_hold_tau(
+        monkeypatch, held_edge, steps, declarable) -> None:  # type: ignore[no-untyped-def]
+    # The search flatters its answer (its lives meet τ up to 0.3); held-out lives decide what
+    # is declared, by halving, at most four times, and the confidence stated is theirs.
+    from app.sim.moments.derive import derive
+
+    seen = _flattering_search(monkeypatch, 0.3, held_edge)
+    res = derive("second_moment", 1e-3, 1000, years=1.0, runs=4, iterations=6, held_out=4,
+                 held_out_seed=500000, target=0.95, step_down=0.5, step_downs=4)
+    searched = max(s["threshold"] for s in res["search"] if s["meets_sla"])
+    assert searched <= 0.3 < searched * 1.3
+    held = [t for t, seed in seen if seed == 500000]
+    assert held == [pytest.approx(searched * 0.5 ** k) for k in range(steps)]
+    v = res["validation"]
+    assert v["met"] is declarable and v["search_threshold"] == searched and v["lives"] == 4
+    assert res["threshold"] == held[-1]
+    if declarable:
+        assert res["confidence"] == 0.99 and res["policy"]["threshold"] == held[-1] <= held_edge
+        tried = res["policy"]["derivation"]["validation"]["tried"]
+        assert [t["threshold"] for t in tried] == held and tried[-1]["confidence"] == 0.99
+    else:
+        assert res["confidence"] == 0.5 and res["policy"] is None
+
+
+def test_a_recipe_stored_before_held_out_lives_runs_without_them() -> None:
+    from app.policies.moments.recipe import Recipe
+
+    old = {"lives": 32, "iterations": 8, "years": 3.0, "seed": 1000, "steps": 600}
+    assert Recipe.from_dict(old).held_out_lives == 0
+    assert Recipe.from_dict(Recipe().to_dict()) == Recipe(held_out=Recipe().lives)
+    assert Recipe(lives=7).to_dict()["held_out"] == 7
