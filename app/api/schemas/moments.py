@@ -118,6 +118,9 @@ class HeldOutCheck(StrictModel):
     target: Share = Field(description="The confidence the held-out lives had to give.")
     met: bool = Field(description="false: no threshold tried held τ; nothing is declarable.")
     search_threshold: Threshold = Field(description="The search's own answer.")
+    importance_sampled: bool = Field(False, description=(
+        "true: the held-out lives were spread over badness buckets and weighted back "
+        "(App. D), so that the rare lives that fail are in the sample."))
     tried: list[HeldOutTry] = Field(min_length=1, max_length=64,
                                     description="Each threshold run on the held-out lives.")
 

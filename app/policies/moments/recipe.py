@@ -9,6 +9,9 @@ of the search's answer on held-out lives: the search picks the largest candidate
 lives met τ, which flatters it (scale-out failures come from a few bad lives, and the search
 keeps the candidate whose sample happened to hold few), so the answer is run again on lives
 the search never saw and stepped down until those lives hold τ at the stated confidence.
+The held-out lives are importance-sampled (App. D): spread evenly over buckets of a cheap
+badness measure and weighted back, so that the rare lives whose deployments outgrow the
+cluster, which hold nearly all of a threshold's failures, are in the sample at all.
 Its lives are seeded from ``seed`` and ``held_out_seed`` on, so two processes that run the
 same inputs find the same threshold.
 """
@@ -40,9 +43,10 @@ class Recipe:
     """The simulated lives behind a calibration: `lives` per candidate, `iterations` halvings
     of the search (ρ in log space on [1e-4, 1], t on [0, 1.5c]), `years` per life, the first
     life's `seed`, the grid's `steps`; then `held_out` lives (None: as many as `lives`) from
-    `held_out_seed` on, on which the answer must hold τ at `confidence` (calibrate.confidence),
-    else it is multiplied by `step_down`, at most `step_downs` times, before the calibration
-    says that no threshold it tried meets τ."""
+    `held_out_seed` on, importance-sampled over the badness buckets cut at the `pilot` seeds'
+    `held_out_quantiles` (importance.evaluate_is), on which the answer must hold τ at
+    `confidence` (importance.confidence_is), else it is multiplied by `step_down`, at most
+    `step_downs` times, before the calibration says that no threshold it tried meets τ."""
 
     lives: int = DEFAULT_LIVES
     iterations: int = 8
@@ -55,19 +59,27 @@ class Recipe:
     confidence: float = 0.95
     step_down: float = 0.5
     step_downs: int = 4
+    # The top bucket holds the worst 1% of lives by the badness measure: the lives a plain
+    # sample of 32 misses more often than not.
+    held_out_quantiles: tuple[float, ...] = (0.5, 0.9, 0.99)
+    pilot: int = 2000
 
     @property
     def held_out_lives(self) -> int:
         return self.lives if self.held_out is None else self.held_out
 
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "held_out": self.held_out_lives}
+        return {**asdict(self), "held_out": self.held_out_lives,
+                "held_out_quantiles": list(self.held_out_quantiles)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Recipe":
         """A stored recipe. One stored before held-out lives were part of it names none: its
         calibration ran (and is run again, for the same key) without them."""
-        return cls(**{"held_out": 0, **d})
+        out = {"held_out": 0, **d}
+        if "held_out_quantiles" in out:
+            out["held_out_quantiles"] = tuple(out["held_out_quantiles"])
+        return cls(**out)
 
 
 def calibration_inputs(kind: str, capacity: int, sla: float, *, arrival_rate: float | None = None,

@@ -16,7 +16,10 @@ The search's answer is the largest candidate whose own lives met τ, and so the 
 flattered it most: failures come from a few bad lives, and a candidate just above the true
 threshold passes whenever its sample happens to hold none. With `held_out` lives the answer is
 run again on seeds the search never saw, and multiplied by `step_down` until those lives hold
-τ at `target` confidence (held_out_check); the confidence stated is then theirs.
+τ at `target` confidence (held_out_check); the confidence stated is then theirs. The held-out
+lives are importance-sampled over `held_out_quantiles` of the badness measure: a plain sample
+of a few dozen lives rarely holds one of the rare lives that fail, and then states a
+confidence near 1 for a threshold that fails τ.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ def evaluate(policy: str, threshold: float, runs: int, seed: int, workers: int =
 
 
 def _evaluate(policy: str, thr: float, runs: int, seed: int, workers: int, scheduler: str | None,
-              importance: bool, pilot: int, sim: dict[str, Any],
+              importance: bool | tuple[float, ...], pilot: int, sim: dict[str, Any],
               progress: Callable[[str], None] | None = None,
               memo: Callable[[float, Callable[[], dict[str, Any]]], dict[str, Any]] | None = None,
               on_life: Callable[[int, dict[str, Any]], None] | None = None) -> dict[str, Any]:
@@ -81,9 +84,10 @@ def _evaluate(policy: str, thr: float, runs: int, seed: int, workers: int, sched
         for f in reports:
             f(seed, r)
     on_life = on_life_all if reports else None
-    if importance:
+    if importance:  # True: the badness buckets' default cuts; a tuple: these quantiles
+        cuts = {} if importance is True else {"quantiles": importance}
         return evaluate_is(policy, thr, runs, seed, pilot=pilot, workers=workers, scheduler=scheduler,
-                           on_life=on_life, **sim)
+                           on_life=on_life, **cuts, **sim)
     return evaluate(policy, thr, runs, seed, workers, scheduler, on_life=on_life, **sim)
 
 
@@ -101,7 +105,8 @@ def held_out_check(threshold: float, sla: float, evaluate: Callable[[float], dic
     for _ in range(step_downs + 1):
         res = evaluate(thr)
         c = conf(res)
-        ok = res["failure_rate"] <= sla and (c is None or c >= target)
+        c = None if c is None else float(c)
+        ok = bool(res["failure_rate"] <= sla and (c is None or c >= target))
         trail.append({"threshold": thr, "failure_rate": res["failure_rate"],
                       "utilization": res["utilization"], "confidence": c, "meets_sla": ok})
         if progress:
@@ -140,6 +145,7 @@ def calibrate(
     target: float = 0.95,
     step_down: float = 0.5,
     step_downs: int = 4,
+    held_out_quantiles: tuple[float, ...] | None = (0.5, 0.9, 0.99),
 ) -> dict[str, Any]:
     """Largest threshold whose pooled failure rate over `runs` seeded runs is ≤ sla.
 
@@ -159,9 +165,10 @@ def calibrate(
     calibration restarted elsewhere resumes: the search is deterministic, and so revisits the
     same candidates; held-out evaluations are kept under "held-out <threshold>").
     `on_life(seed, result)`: after each simulated life. `held_out` > 0: held_out_check's
-    validation of the answer on that many lives from `held_out_seed`, at `target`; the
-    result's threshold, failure rate, utilisation and confidence are then the held-out ones,
-    and `validation` says what was tried.
+    validation of the answer on that many lives from `held_out_seed`, at `target`,
+    importance-sampled over the badness buckets cut at `held_out_quantiles` of `pilot`
+    seeds (None: plain lives); the result's threshold, failure rate, utilisation and
+    confidence are then the held-out ones, and `validation` says what was tried.
     """
     sim = dict(capacity=capacity, years=years, arrival_rate=arrival_rate, observations=observations, steps=steps)
     if arrival_size_evidence:  # only then: the scale of every calibration before it stays as it was
@@ -205,15 +212,23 @@ def calibrate(
     if held_out > 0 and best["failure_rate"] <= sla and best["threshold"] > 0:
         held_memo = None if memo is None else (lambda t, ev: memo(f"held-out {t!r}", ev))
 
+        sampled = held_out_quantiles is not None
+
         def held(thr: float) -> dict[str, Any]:
-            return _evaluate(policy, thr, held_out, held_out_seed, workers, scheduler, importance,
+            return _evaluate(policy, thr, held_out, held_out_seed, workers, scheduler,
+                             tuple(held_out_quantiles) if sampled else False,
                              pilot, sim, progress, held_memo, on_life)
-        best, validation = held_out_check(best["threshold"], sla, held,
-                                          lambda r: conf(r, held_out_seed), target, step_down,
-                                          step_downs, progress)
+
+        def held_conf(res: dict[str, Any]) -> float | None:
+            return (confidence_is(res, sla, held_out_seed) if sampled
+                    else confidence(res["runs"], sla, held_out_seed))
+        best, validation = held_out_check(best["threshold"], sla, held, held_conf, target,
+                                          step_down, step_downs, progress)
         stated = validation["steps"][-1]["confidence"]
-        validation.update(lives=held_out, seeds=[held_out_seed, held_out_seed + held_out - 1],
-                          target=target, search_threshold=validation["steps"][0]["threshold"])
+        seeds = [r.get("seed", held_out_seed) for r in best["runs"]] or [held_out_seed]
+        validation.update(lives=held_out, seeds=[min(seeds), max(seeds)], target=target,
+                          search_threshold=validation["steps"][0]["threshold"],
+                          importance_sampling=best.get("buckets") if sampled else None)
     return {
         "policy": policy,
         "sla": sla,

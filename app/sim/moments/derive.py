@@ -112,7 +112,8 @@ def held_out_args(recipe: Recipe) -> dict[str, Any]:
     """calibrate's held-out validation arguments, as the recipe sets them."""
     return {"held_out": recipe.held_out_lives, "held_out_seed": recipe.held_out_seed,
             "target": recipe.confidence, "step_down": recipe.step_down,
-            "step_downs": recipe.step_downs}
+            "step_downs": recipe.step_downs, "pilot": recipe.pilot,
+            "held_out_quantiles": recipe.held_out_quantiles}
 
 
 def calibration_result(out: dict[str, Any], key: str, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -140,6 +141,7 @@ def validation_summary(v: dict[str, Any]) -> dict[str, Any]:
     needed, the search's own answer and each threshold tried on the held-out lives."""
     return {"lives": v["lives"], "seeds": v["seeds"], "target": v["target"], "met": v["met"],
             "search_threshold": v["search_threshold"],
+            "importance_sampled": v.get("importance_sampling") is not None,
             "tried": [{k: step[k] for k in ("threshold", "failure_rate", "confidence")}
                       for step in v["steps"]]}
 
@@ -155,7 +157,8 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
            memo: Callable[..., dict[str, Any]] | None = None,
            on_life: Callable[[int, dict[str, Any]], None] | None = None,
            held_out: int = 0, held_out_seed: int = 500000, target: float = 0.95,
-           step_down: float = 0.5, step_downs: int = 4) -> dict[str, Any]:
+           step_down: float = 0.5, step_downs: int = 4, pilot: int = 2000,
+           held_out_quantiles: tuple[float, ...] | None = (0.5, 0.9, 0.99)) -> dict[str, Any]:
     """Calibrate, and say what the result can be declared as (``policy``: None when no
     candidate met τ, or, with held-out lives, none held τ on them — there is then nothing
     safe to declare). `memo`, `on_life`, `held_out` and the rest: as calibrate's."""
@@ -165,7 +168,8 @@ def derive(policy: str, sla: float, capacity: int, arrival_rate: float | None = 
                     importance=importance, between=between,
                     arrival_size_evidence=arrival_size_evidence, population_prior=population_prior,
                     memo=memo, on_life=on_life, held_out=held_out, held_out_seed=held_out_seed,
-                    target=target, step_down=step_down, step_downs=step_downs)
+                    target=target, step_down=step_down, step_downs=step_downs, pilot=pilot,
+                    held_out_quantiles=held_out_quantiles)
     # Judged on the returned candidate, not the search trail: with `between`, a bracket whose
     # every halving failed falls back to its lower end, which may meet τ and is then the answer.
     validation = res["validation"]

@@ -25,6 +25,7 @@ BM = max over months of Σ i^x / c: it grows past 1.1 when the admitted deployme
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -107,6 +108,45 @@ def weights(bucket: np.ndarray, probs: Sequence[float]) -> np.ndarray:
     return np.array([probs[b] / counts[b] for b in bucket])
 
 
+# The strata of a (seed, runs, pilot, quantiles, scale): the same for every threshold tried at
+# it, so a search or a held-out check computes them once per process.
+_STRATA: dict[str, tuple[Any, ...]] = {}
+
+
+def strata(seed: int, runs: int, pilot: int, quantiles: tuple[float, ...], scale: tuple[Any, ...],
+           workers: int = 1, scheduler: str | None = None) -> tuple[Any, ...]:
+    """(cuts, bucket probabilities, chosen seeds, their buckets, lives per bucket): the pilot's
+    BM cut at `quantiles`, and the first seeds from `seed` on whose BM falls in each bucket,
+    `runs` spread evenly over the buckets."""
+    key = json.dumps([seed, runs, pilot, quantiles, scale], sort_keys=True)
+    if key in _STRATA:
+        return _STRATA[key]
+    bm = pilot_bm(seed + 10**6, pilot, scale, workers, scheduler)
+    cuts = list(np.quantile(bm, quantiles))
+    probs = np.bincount(buckets(bm, cuts), minlength=len(cuts) + 1) / pilot
+    # Runs go evenly to the buckets the pilot saw: tied BM values (short lives, small clusters)
+    # leave some cuts equal and their buckets empty, and no run could be drawn from those.
+    seen = np.flatnonzero(probs > 0)
+    want = np.zeros(len(probs), dtype=int)
+    want[seen] = runs // len(seen)
+    want[seen[: runs - want.sum()]] += 1
+    chosen: list[int] = []
+    found: list[int] = []
+    have = np.zeros(len(probs), dtype=int)
+    s = seed
+    while (have < want).any():  # BM is cheap; scan seeds until every bucket has its share
+        b = int(buckets(np.array([badness(s, *scale)]), cuts)[0])
+        if have[b] < want[b]:
+            chosen.append(s)
+            found.append(b)
+            have[b] += 1
+        s += 1
+        if s - seed > 200 * runs + pilot:
+            raise RuntimeError("a BM bucket is too rare for the runs asked; use other quantiles")
+    _STRATA[key] = (cuts, probs, chosen, np.array(found, dtype=int), have)
+    return _STRATA[key]
+
+
 def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int = 2000,
                 quantiles: Sequence[float] = (0.5, 0.9), workers: int = 1, scheduler: str | None = None,
                 on_life: Callable[[int, dict[str, Any]], None] | None = None,
@@ -117,23 +157,8 @@ def evaluate_is(policy: str, threshold: float, runs: int, seed: int, pilot: int 
     Seeds: pilot on [seed + 10^6, seed + 10^6 + pilot), runs searched from `seed` upward
     (the first seeds whose BM falls in each bucket), so pilot and runs are disjoint."""
     scale = (sim["capacity"], sim["years"], sim["arrival_rate"], sim.get("population_prior"))
-    bm = pilot_bm(seed + 10**6, pilot, scale, workers, scheduler)
-    cuts = list(np.quantile(bm, quantiles))
-    probs = np.bincount(buckets(bm, cuts), minlength=len(cuts) + 1) / pilot
-    want = np.full(len(probs), runs // len(probs))
-    want[: runs - want.sum()] += 1
-    chosen: list[int] = []
-    have = np.zeros(len(probs), dtype=int)
-    s = seed
-    while (have < want).any():  # BM is cheap; scan seeds until every bucket has its share
-        b = int(buckets(np.array([badness(s, *scale)]), cuts)[0])
-        if have[b] < want[b]:
-            chosen.append(s)
-            have[b] += 1
-        s += 1
-        if s - seed > 200 * runs + pilot:
-            raise RuntimeError("a BM bucket is too rare for the runs asked; use other quantiles")
-    bucket = buckets(np.array([badness(k, *scale) for k in chosen]), cuts)
+    cuts, probs, chosen, bucket, have = strata(seed, runs, pilot, tuple(quantiles), scale,
+                                               workers, scheduler)
     out = lives([(policy, threshold, k, sim) for k in chosen], workers, scheduler, on_life)
     w = weights(bucket, probs)
     den = np.array([r["scaleout_failure_rate"] * r["scaleout_requests"] for r in out])

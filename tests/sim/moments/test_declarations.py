@@ -41,7 +41,12 @@ def test_every_declaration_is_calibrated_then_run_on_fresh_seeds(tmp_path: Path)
             assert cal["lives"] == 2 * cal["candidates"] + 2 * steps and cal["candidates"] in (2, 3)
             assert steps <= res["recipe"]["step_downs"] + 1
             if v is not None:
-                assert v["seeds"] == [500000, 500001] and v["search_threshold"] == v["steps"][0]["threshold"]
+                # Importance-sampled: the first seeds from 500,000 in the badness buckets.
+                assert 500000 <= v["seeds"][0] <= v["seeds"][1] < dc.FRESH_SEED
+                strata = v["importance_sampling"]
+                assert sum(strata["runs"]) == 2 and len(strata["probs"]) == 4
+                assert all(p > 0 for p, n in zip(strata["probs"], strata["runs"]) if n)
+                assert v["search_threshold"] == v["steps"][0]["threshold"]
                 assert [s["threshold"] for s in v["steps"]] == [
                     v["search_threshold"] * 0.5 ** k for k in range(steps)]
                 assert cal["declarable"] == v["met"] == v["steps"][-1]["meets_sla"]

@@ -128,3 +128,18 @@ def test_badness_draws_arrivals_from_a_declared_population_prior() -> None:
         assert badness(seed, 2000, 0.5, 0.1, table1) == badness(seed, 2000, 0.5, 0.1)
     worse = [badness(s, 2000, 0.5, 0.1, twice) > badness(s, 2000, 0.5, 0.1) for s in range(10)]
     assert sum(worse) >= 8
+
+
+def test_runs_go_only_to_buckets_the_pilot_saw(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Tied badness values (every life alike) leave all but the top bucket empty in the pilot:
+    # the runs go there, none is searched for in a bucket no seed falls in.
+    from app.sim.moments import importance
+
+    monkeypatch.setattr(importance, "pilot_bm", lambda *a, **k: np.zeros(100))
+    monkeypatch.setattr(importance, "badness", lambda seed, *scale: 0.0)
+    importance._STRATA.clear()
+    cuts, probs, chosen, bucket, have = importance.strata(10, 5, 100, (0.5, 0.9, 0.99),
+                                                          (300, 1.0, 0.1, None))
+    assert list(probs) == [0, 0, 0, 1] and have.tolist() == [0, 0, 0, 5]
+    assert chosen == [10, 11, 12, 13, 14] and bucket.tolist() == [3] * 5
+    importance._STRATA.clear()

@@ -166,6 +166,8 @@ def _flattering_search(monkeypatch, search_edge: float, held_edge: float) -> lis
 
     def fake(policy, thr, runs, seed, workers, scheduler, importance, pilot, sim, progress=None, memo=None, on_life=None):  # type: ignore[no-untyped-def]
         seen.append((thr, seed))
+        # The search's lives are plain; the held-out ones importance-sampled at the recipe's cuts.
+        assert importance == (False if seed == 1000 else (0.5, 0.9, 0.99))
         edge = search_edge if seed == 1000 else held_edge
         ok = thr <= edge
         return {"threshold": thr, "failure_rate": 0.0 if ok else 1e-2, "utilization": thr,
@@ -173,6 +175,7 @@ def _flattering_search(monkeypatch, search_edge: float, held_edge: float) -> lis
 
     monkeypatch.setattr(cal, "_evaluate", fake)
     monkeypatch.setattr(cal, "confidence", lambda runs, sla, seed=0: runs[0]["confidence"])
+    monkeypatch.setattr(cal, "confidence_is", lambda res, sla, seed=0: res["runs"][0]["confidence"])
     return seen
 
 
