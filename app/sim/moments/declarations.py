@@ -476,7 +476,9 @@ def render(res: dict[str, Any], figure: str = os.path.relpath(PLOT, DOC.parent))
         f"candidate (seeds {r['seed']}–{r['seed'] + r['lives'] - 1}, the same for every candidate), "
         f"{r['years']:g} years per life, {r['steps']} steps per",
         "horizon, an arrival rate of capacity / 20,000 per hour; then the search's answer was run on",
-        f"{r['held_out']} held-out lives (seeds {r['held_out_seed']}–{r['held_out_seed'] + r['held_out'] - 1}) and multiplied by "
+        f"{r['held_out']} held-out lives from seed {r['held_out_seed']:,} on, importance-sampled over the badness "
+        f"measure's buckets (App. D; cut at its {', '.join(f'{100 * q:g}' for q in r['held_out_quantiles'])} "
+        f"percentiles over {r['pilot']:,} pilot seeds) and weighted back, and multiplied by "
         f"{r['step_down']:g} until they held τ at",
         f"confidence {r['confidence']:g} (at most {r['step_downs']} times; else no threshold is declarable and the cluster",
         "admits nothing). Each derived threshold was then run",
