@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     # cluster, HEADROOM_DASK_SCHEDULER). Part of the calibration's key: clusters declared
     # under another value calibrate again.
     calibration_lives: int | None = Field(None, ge=1, le=100_000)
+    # What-if runs (docs/what-if.md) computed at once in each process, each in a child process
+    # at the lowest CPU priority (0: this process runs none; another may).
+    what_if_workers: int = Field(1, ge=0, le=64)
     # A Dask scheduler's address: calibrations' lives run on its workers instead of locally.
     dask_scheduler: str | None = Field(None, max_length=200)
     # The admission webhook answers within this (or half the API server's own ?timeout=,

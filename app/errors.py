@@ -71,6 +71,8 @@ _TABLE = (
               "The cluster declares no job type of this name."),
     ErrorCode("unknown_job", 404, "Unknown job", "The cluster holds no job of this id."),
     ErrorCode("unknown_server", 404, "Unknown server", "The cluster has no server of this id."),
+    ErrorCode("what_if_not_found", 404, "What-if run not found",
+              "The cluster has no what-if run of this id."),
     ErrorCode("unknown_deployment", 404, "Unknown deployment",
               "The moment cluster holds no live deployment of this id."),
     # What the state contradicts
@@ -94,6 +96,9 @@ _TABLE = (
               "The event's time is before the cluster's clock."),
     ErrorCode("period_conflict", 409, "Period out of order",
               "A reservation stream's observation is not for the next period."),
+    ErrorCode("too_many_what_ifs", 409, "Too many what-if runs open",
+              "The cluster already has the most what-if runs queued or running at once; "
+              "wait for one to finish, or cancel one."),
     ErrorCode("precondition_failed", 412, "Precondition failed",
               "If-Match does not match the current generation."),
     # Limits and availability
@@ -224,6 +229,14 @@ class WrongClusterKind(Conflict):
 
 class IdempotencyKeyReused(Conflict):
     code = "idempotency_key_reused"
+
+
+class WhatIfNotFound(NotFound):
+    code = "what_if_not_found"
+
+
+class TooManyWhatIfs(Conflict):
+    code = "too_many_what_ifs"
 
 
 class PreconditionFailed(HeadroomError):

@@ -17,7 +17,7 @@ from fastapi_offline import FastAPIOffline
 from app import __version__, dashboard, tracing
 from app.api import problems
 from app.api.middleware import InFlightRequests, RequestContextMiddleware
-from app.api.routes import clusters, health, keys
+from app.api.routes import clusters, health, keys, whatif
 from app.api.throttle import RequestLimitMiddleware, RequestLimits
 from app.config import Settings, get_settings
 from app.families.base import Family, FamilyRegistry
@@ -25,6 +25,7 @@ from app.families.registry import REGISTRY
 from app.logs import configure_logging
 from app.service.context import ServiceContext
 from app.service.calibrator import CalibrationLoop
+from app.service.whatifs import WhatIfLoop
 from app.service.ticker import TickLoop
 from app.service.warmup import Warmup
 
@@ -112,9 +113,12 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
         loop.start()
         calibrations = CalibrationLoop(ctx)
         calibrations.start()
+        what_ifs = WhatIfLoop(ctx)
+        what_ifs.start()
         try:
             yield
         finally:
+            what_ifs.stop()
             calibrations.stop()
             loop.stop()
             ctx.metrics.worker_exit()
@@ -147,6 +151,7 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
     for router in registry.routers():  # each family's own routes, as it declares them
         app.include_router(router)
     app.include_router(keys.router)
+    app.include_router(whatif.router)
     dashboard.install(app)
     limits = RequestLimits(settings.key_requests_per_second or 0,
                            settings.owner_requests_per_second or 0,

@@ -24,7 +24,8 @@ from app.store.migrate import upgrade
 PG_ADMIN_URL = os.environ.get("HEADROOM_TEST_POSTGRES_URL",
                               "postgresql://postgres@127.0.0.1:5432/test")
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-TABLES = ("events", "snapshots", "idempotency_keys", "api_keys", "clusters", "moment_calibrations")
+TABLES = ("what_ifs", "events", "snapshots", "idempotency_keys", "api_keys", "clusters",
+          "moment_calibrations")
 
 
 def _admin_conn() -> psycopg.Connection:
@@ -118,7 +119,7 @@ LIMITS_OFF = dict.fromkeys(POSTGRES_LIMITS, 0)
 # Moment declarations outside the table are calibrated in the background; the suite's apps
 # run none unless a test asks (tests/service/test_calibrator.py), so that no test's CPU is
 # another's child process.
-BACKGROUND_OFF = {"calibration_workers": 0}
+BACKGROUND_OFF = {"calibration_workers": 0, "what_if_workers": 0}
 
 
 def make_settings(url: str, **overrides) -> Settings:

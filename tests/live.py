@@ -41,9 +41,10 @@ class LiveServer:
                     "--workers", str(workers), *extra_args]
         # The request limits are off unless ``env`` sets them (docs/operations.md, "Request
         # limits").
-        # Nor does it calibrate moment thresholds in the background unless ``env`` asks
-        # (tests/service/test_calibrator.py): no test's CPU goes to another's calibration.
+        # Nor does it calibrate moment thresholds or run what-ifs in the background unless
+        # ``env`` asks (tests/service/test_calibrator.py): no test's CPU goes to another's job.
         merged = {**os.environ, **LIMITS_OFF_ENV, "HEADROOM_CALIBRATION_WORKERS": "0",
+                  "HEADROOM_WHAT_IF_WORKERS": "0",
                   "HEADROOM_DATABASE_URL": database_url, "HEADROOM_LOG_LEVEL": "warning",
                   **(env or {})}
         self.env = {k: v for k, v in merged.items() if v is not None}

@@ -15,45 +15,34 @@ A moment cluster declared without a threshold, and not in the table, is stored w
    the key, so two processes announcing at once log it once;
 4. renews the leases of the calibrations it runs, reaps the finished ones, and claims queued
    jobs (or ones whose lease expired: their process died) while it runs fewer than
-   ``HEADROOM_CALIBRATION_WORKERS``. A claim is a conditional UPDATE, so one process wins.
+   ``HEADROOM_CALIBRATION_WORKERS`` (background.py's Pool and Leases).
 
-A calibration runs in a child process (app/sim/moments/background.py) at nice 19, the lowest
-CPU priority, so decisions on the same cores come first; the child dies with its parent
-(PR_SET_PDEATHSIG) and its lease then expires, and another process (or this one, restarted)
-resumes it from the candidates it had finished.
+A calibration runs in a child process (app/sim/moments/background.py) at nice 19, which dies
+with its parent; its lease then expires, and another process (or this one, restarted) resumes
+it from the candidates it had finished.
 """
 
 from __future__ import annotations
 
-import ctypes
 import logging
-import os
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
-import threading
-import uuid
 from collections.abc import Iterable
-from datetime import datetime, timedelta
-from typing import IO, Any
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from app.errors import HeadroomError
 from app.policies.moments.policies import POLICIES
-from app import redact
+from app.service.background import Leases, Loop, Pool
 from app.service.context import ServiceContext
 from app.service.events import submit_event
 from app.store.models import Cluster, Event, MomentCalibration, as_utc, utcnow
 
 log = logging.getLogger("headroom.calibrator")
 
-LEASE = timedelta(seconds=30)  # renewed every pass; a process silent this long is gone
 MAX_ATTEMPTS = 3  # a calibration whose child fails this often is marked failed
-CHILD = ("-m", "app.sim.moments.background")
+CHILD = "app.sim.moments.background"
 
 
 def event_id(key: str) -> str:
@@ -78,69 +67,15 @@ def waiting_clusters(ctx: ServiceContext) -> dict[str, tuple[dict[str, Any], lis
     return out
 
 
-# Loaded here, in the parent: between fork and exec (where _die_with_parent runs, with other
-# threads' locks possibly held) the child must not load a library, only call into one.
-_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
-PR_SET_PDEATHSIG = 1
+class CalibrationLoop(Loop):
+    name = "headroom-calibrator"
 
-
-def _die_with_parent() -> None:
-    """In the child, before exec: lowest priority, and SIGKILL when the parent dies."""
-    os.nice(19)
-    if _LIBC is not None:
-        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-class Child:
-    def __init__(self, ctx: ServiceContext, key: str, worker: str):
-        env = {**os.environ, "HEADROOM_DATABASE_URL": ctx.settings.database_url}
-        if ctx.settings.dask_scheduler:
-            env["HEADROOM_DASK_SCHEDULER"] = ctx.settings.dask_scheduler
-        self.key = key
-        self.stderr: IO[bytes] = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([sys.executable, *CHILD, key, worker], env=env,
-                                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                     stderr=self.stderr, preexec_fn=_die_with_parent)
-
-    def error(self) -> str:
-        self.stderr.seek(0)
-        return redact.text(self.stderr.read()[-4000:].decode("utf-8", "replace"))[-2000:]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-
-
-class CalibrationLoop:
     def __init__(self, ctx: ServiceContext, interval: float = 2.0):
-        self.ctx, self.interval = ctx, interval
+        super().__init__(ctx, interval)
         self.workers = ctx.settings.calibration_workers
-        self.me = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self.children: dict[str, Child] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> None:
-        if self.interval > 0:
-            self._thread = threading.Thread(target=self._run, name="headroom-calibrator",
-                                            daemon=True)
-            self._thread.start()
-
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        for child in self.children.values():
-            child.stop()  # its lease expires; another process resumes it
-        self.children.clear()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self.run_once()
-            except Exception:  # a bad pass must not end the loop (the database may be down)
-                log.exception("calibration pass failed")
+        t = MomentCalibration.__table__
+        self.pool = Pool(Leases(ctx, t, t.c.key, self.me, {"eta_at": None}), CHILD,
+                         self.workers, MAX_ATTEMPTS, log, "calibration")
 
     def run_once(self) -> None:
         waiting = waiting_clusters(self.ctx)
@@ -149,10 +84,13 @@ class CalibrationLoop:
             job = jobs.get(key)
             if job is not None and job["status"] == "done":
                 self._announce(key, job["result"], clusters)
-        self._tend_children()
-        if self.workers > len(self.children):
-            self._claim([k for k, j in jobs.items() if j["status"] in ("queued", "running")])
-        self.ctx.metrics.calibration_pass(self._counts(), len(self.children))
+        pool = self.pool
+        assert pool is not None
+        pool.tend()
+        if self.workers > len(pool.children):
+            pool.claim(sorted(k for k, j in jobs.items() if j["status"] in ("queued", "running")),
+                       self.stopping)
+        self.ctx.metrics.calibration_pass(self._counts(), len(pool.children))
 
     def _counts(self) -> dict[str, int]:
         t = MomentCalibration.__table__
@@ -204,54 +142,6 @@ class CalibrationLoop:
             except HeadroomError as exc:  # deleted meanwhile, or busy: the next pass retries
                 log.info("calibration not announced: %s", exc.code,
                          extra={"calibration": key, "cluster_id": cluster_id})
-
-    def _tend_children(self) -> None:
-        t = MomentCalibration.__table__
-        now = utcnow()
-        for key, child in list(self.children.items()):
-            code = child.proc.poll()
-            if code is None:
-                with self.ctx.db.begin() as conn:
-                    held = conn.execute(update(t).where(
-                        t.c.key == key, t.c.worker == self.me, t.c.status == "running")
-                        .values(lease_until=now + LEASE)).rowcount
-                if held != 1:  # cancelled, or taken over after a stall: stop computing
-                    child.stop()
-                    del self.children[key]
-                continue
-            del self.children[key]
-            if code == 0:
-                log.info("calibration finished", extra={"calibration": key})
-                continue
-            error = child.error()
-            with self.ctx.db.begin() as conn:
-                row = conn.execute(select(t.c.attempts).where(
-                    t.c.key == key, t.c.worker == self.me, t.c.status == "running")).first()
-                if row is not None:
-                    conn.execute(update(t).where(t.c.key == key, t.c.worker == self.me).values(
-                        status="failed" if row.attempts >= MAX_ATTEMPTS else "queued",
-                        worker=None, lease_until=None, eta_at=None, error=error,
-                        updated_at=now))
-            log.warning("calibration child exited with %s", code, extra={"calibration": key})
-
-    def _claim(self, keys: list[str]) -> None:
-        t = MomentCalibration.__table__
-        for key in sorted(keys):
-            if len(self.children) >= self.workers or self._stop.is_set():
-                return
-            if key in self.children:
-                continue
-            now = utcnow()
-            with self.ctx.db.begin() as conn:
-                won = conn.execute(update(t).where(t.c.key == key, or_(
-                    t.c.status == "queued",
-                    (t.c.status == "running") & (t.c.lease_until < now)))
-                    .values(status="running", worker=self.me, lease_until=now + LEASE,
-                            attempts=t.c.attempts + 1, started_at=now, updated_at=now)
-                    ).rowcount
-            if won == 1:
-                log.info("calibration started", extra={"calibration": key})
-                self.children[key] = Child(self.ctx, key, self.me)
 
 
 def progress(ctx: ServiceContext, key: str) -> dict[str, Any] | None:

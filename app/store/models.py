@@ -10,6 +10,8 @@
 - ``api_keys``: hashed API keys with their owner and scopes; clusters belong to an owner.
 - ``moment_calibrations``: a moment declaration's threshold calibration, by the key of its
   inputs: the background job while it runs (app/service/calibrator.py), the cache after.
+- ``what_ifs``: a window of a cluster's log replayed under another policy, the background job
+  and its result (app/service/whatifs.py).
 """
 
 from __future__ import annotations
@@ -137,4 +139,31 @@ class MomentCalibration(Base):
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # When the running attempt expects to finish, at the pace of its lives so far.
     eta_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class WhatIf(Base):
+    """``status``: queued, running (``worker`` holds it until ``lease_until``), done
+    (``result``), failed (``error``, after ``attempts`` tries) or cancelled. ``request``: the
+    alternative's declaration and the window, as the API checked them."""
+
+    __tablename__ = "what_ifs"
+    __table_args__ = (Index("ix_what_ifs_status", "status"),
+                      Index("ix_what_ifs_cluster", "cluster_id", "created_at"))
+
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    cluster_id: Mapped[str] = mapped_column(
+        String(36), ForeignKey("clusters.id", ondelete="CASCADE"))
+    request: Mapped[dict] = mapped_column(ExactJSON)
+    status: Mapped[str] = mapped_column(String(16))
+    events_done: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    events_total: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    worker: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    result: Mapped[dict | None] = mapped_column(ExactJSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(String(2000), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -13,6 +13,7 @@ from app.store.models import Base
 from tests.conftest import FreshDatabase, _require_postgres, make_settings
 
 TABLES = {"clusters", "events", "snapshots", "idempotency_keys", "api_keys", "moment_calibrations",
+          "what_ifs",
           "alembic_version"}
 
 

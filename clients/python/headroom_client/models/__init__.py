@@ -97,6 +97,8 @@ from .growth_ladder_view import GrowthLadderView
 from .growth_step import GrowthStep
 from .held_job import HeldJob
 from .held_job_status import HeldJobStatus
+from .held_out_check import HeldOutCheck
+from .held_out_try import HeldOutTry
 from .hindsight import Hindsight
 from .hindsight_resource import HindsightResource
 from .history_item import HistoryItem
@@ -250,6 +252,15 @@ from .tick_out_decision import TickOutDecision
 from .tracking_estimator_params import TrackingEstimatorParams
 from .typical_deployment_view import TypicalDeploymentView
 from .typical_deployment_view_decision import TypicalDeploymentViewDecision
+from .what_if_create import WhatIfCreate
+from .what_if_create_policy import WhatIfCreatePolicy
+from .what_if_page import WhatIfPage
+from .what_if_progress import WhatIfProgress
+from .what_if_run import WhatIfRun
+from .what_if_run_request import WhatIfRunRequest
+from .what_if_run_result_type_0 import WhatIfRunResultType0
+from .what_if_run_status import WhatIfRunStatus
+from .window import Window
 
 __all__ = (
     "AdmissibleView",
@@ -349,6 +360,8 @@ __all__ = (
     "GrowthStep",
     "HeldJob",
     "HeldJobStatus",
+    "HeldOutCheck",
+    "HeldOutTry",
     "Hindsight",
     "HindsightResource",
     "HistoryItem",
@@ -502,4 +515,13 @@ __all__ = (
     "TrackingEstimatorParams",
     "TypicalDeploymentView",
     "TypicalDeploymentViewDecision",
+    "WhatIfCreate",
+    "WhatIfCreatePolicy",
+    "WhatIfPage",
+    "WhatIfProgress",
+    "WhatIfRun",
+    "WhatIfRunRequest",
+    "WhatIfRunResultType0",
+    "WhatIfRunStatus",
+    "Window",
 )

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..models.calibration_ref import CalibrationRef
     from ..models.calibration_scale import CalibrationScale
     from ..models.growth_step import GrowthStep
+    from ..models.held_out_check import HeldOutCheck
 
 
 T = TypeVar("T", bound="ThresholdDerivation")
@@ -56,6 +57,8 @@ class ThresholdDerivation:
                 result, or the table's anchor for it). Set by the service, never declared.
             table_sla (float | None | Unset):
             utilization (float | None | Unset):
+            validation (HeldOutCheck | None | Unset): The held-out check the threshold passed (runs and confidence above are
+                then the held-out lives').
     """
 
     source: ThresholdDerivationSource
@@ -73,10 +76,12 @@ class ThresholdDerivation:
     status: None | ThresholdDerivationStatusType0 | Unset = UNSET
     table_sla: float | None | Unset = UNSET
     utilization: float | None | Unset = UNSET
+    validation: HeldOutCheck | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.calibration_ref import CalibrationRef  # noqa: PLC0415
         from ..models.calibration_scale import CalibrationScale  # noqa: PLC0415
+        from ..models.held_out_check import HeldOutCheck  # noqa: PLC0415
 
         source = self.source.value
 
@@ -187,6 +192,14 @@ class ThresholdDerivation:
         else:
             utilization = self.utilization
 
+        validation: dict[str, Any] | None | Unset
+        if isinstance(self.validation, Unset):
+            validation = UNSET
+        elif isinstance(self.validation, HeldOutCheck):
+            validation = self.validation.to_dict()
+        else:
+            validation = self.validation
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -222,6 +235,8 @@ class ThresholdDerivation:
             field_dict["table_sla"] = table_sla
         if utilization is not UNSET:
             field_dict["utilization"] = utilization
+        if validation is not UNSET:
+            field_dict["validation"] = validation
 
         return field_dict
 
@@ -231,6 +246,7 @@ class ThresholdDerivation:
         from ..models.calibration_ref import CalibrationRef  # noqa: PLC0415
         from ..models.calibration_scale import CalibrationScale  # noqa: PLC0415
         from ..models.growth_step import GrowthStep  # noqa: PLC0415
+        from ..models.held_out_check import HeldOutCheck  # noqa: PLC0415
 
         d = dict(src_dict)
         source = ThresholdDerivationSource(d.pop("source"))
@@ -427,6 +443,23 @@ class ThresholdDerivation:
 
         utilization = _parse_utilization(d.pop("utilization", UNSET))
 
+        def _parse_validation(data: object) -> HeldOutCheck | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                validation_type_0 = HeldOutCheck.from_dict(data)
+
+                return validation_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(HeldOutCheck | None | Unset, data)
+
+        validation = _parse_validation(d.pop("validation", UNSET))
+
         threshold_derivation = cls(
             source=source,
             anchors=anchors,
@@ -443,6 +476,7 @@ class ThresholdDerivation:
             status=status,
             table_sla=table_sla,
             utilization=utilization,
+            validation=validation,
         )
 
         return threshold_derivation
