@@ -65,7 +65,7 @@ def _concrete(route_path: str, world: dict, param: str, bad: str) -> str:
     else:
         cid, sub = world["placement"], "rack-0"
     values = {"cluster_id": cid, "reservation_id": cid, "deployment_id": sub, "job_id": sub,
-              "server_id": sub, "key_id": "0123456789ab", "api_key": world["key"]}
+              "server_id": sub, "run_id": "00000000-0000-0000-0000-000000000000", "key_id": "0123456789ab", "api_key": world["key"]}
     return re.sub(r"\{([a-z_]+)\}", lambda m: bad if m[1] == param else values[m[1]],
                   route_path)
 

@@ -91,7 +91,7 @@ def test_bad_what_if_requests_are_refused_and_store_nothing(client: TestClient):
         assert any(e["field"].startswith(field) for e in problem["errors"]), (body, problem)
     assert client.get(url).json()["items"] == []
     assert_problem(client.get(f"{url}/00000000-0000-0000-0000-000000000000"), 404, "what_if_not_found")
-    assert_problem(client.get(f"{url}/not-a-run"), 422, "validation_error")
+    assert_problem(client.get(f"{url}/not-a-run"), 404, "what_if_not_found")
     assert_problem(client.post("/v1/clusters/nobody/what-if", json={"policy": {"kind": "best_fit"}}),
                    404, "cluster_not_found")
 

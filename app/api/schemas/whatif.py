@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -37,7 +37,9 @@ class WhatIfCreate(StrictModel):
         "it; the rest of the cluster's declaration is kept."),
         examples=[{"kind": "best_fit"}])
     window: Window = Field(default_factory=Window)
-    seeds: list[int] = Field([0, 1, 2, 3, 4], min_length=1, max_length=20, description=(
+    seeds: list[Annotated[int, Field(ge=0, lt=2**32)]] = Field(
+        [0, 1, 2, 3, 4], min_length=1, max_length=20, json_schema_extra={"uniqueItems": True},
+        description=(
         "Seeds of the lifetimes drawn for jobs only the alternative admits; several give "
         "the range over them where drawing entered."))
     differences: int = Field(20, ge=0, le=1000, description=(
