@@ -42,8 +42,8 @@ def start(ctx: ServiceContext, cluster_id: str, request: dict[str, Any]) -> dict
         open_runs = conn.execute(select(func.count()).select_from(t).where(
             t.c.cluster_id == cluster_id, t.c.status.in_(("queued", "running")))).scalar_one()
         if open_runs >= OPEN_PER_CLUSTER:
-            raise TooManyWhatIfs(f"this cluster has {open_runs} what-if runs queued or running; "
-                              "wait for one or cancel it")
+            raise TooManyWhatIfs(f"this cluster has {open_runs} what-if runs queued or "
+                                 "running; wait for one or cancel it")
         total = conn.execute(select(func.count()).select_from(Event).where(
             *window_clauses(cluster_id, request.get("window") or {}))).scalar_one()
         conn.execute(insert(t).values(id=wid, cluster_id=cluster_id, request=request,

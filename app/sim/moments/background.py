@@ -21,10 +21,9 @@ import time
 from datetime import timedelta
 from typing import Any, Callable
 
-from sqlalchemy import update
-
 from app.config import Settings, get_settings
 from app.store.db import make_engine
+from app.store.leases import LeasedRow, child_main
 from app.store.models import MomentCalibration, utcnow
 from app.policies.moments.recipe import Recipe
 from app.sim.moments.derive import calibrate_inputs
@@ -32,13 +31,6 @@ from app.sim.moments.derive import calibrate_inputs
 # What a candidate's evaluation keeps for the search and its confidence (calibrate.py reads
 # these; a life's full result holds more than the job row needs).
 _KEPT = ("scaleout_failure_rate", "scaleout_requests", "utilization", "admitted", "rejected")
-EXIT_LOST = 3  # the lease is gone: cancelled or taken over
-
-
-class LeaseLost(Exception):
-    pass
-
-
 def _kept(res: dict[str, Any]) -> dict[str, Any]:
     return {**{k: v for k, v in res.items() if k != "runs"},
             "runs": [{k: r[k] for k in _KEPT if k in r} for r in res["runs"]]}
@@ -50,6 +42,8 @@ class Job:
     def __init__(self, settings: Settings, key: str, worker: str):
         self.engine = make_engine(settings)
         self.key, self.worker = key, worker
+        t = MomentCalibration.__table__
+        self._write = LeasedRow(self.engine, t, t.c.key, key, worker).write
         with self.engine.connect() as conn:
             row = conn.execute(MomentCalibration.__table__.select().where(
                 MomentCalibration.key == key)).mappings().one()
@@ -63,13 +57,6 @@ class Job:
                         for name in self.candidates)
         self.resumed, self.started = self.done, time.monotonic()
 
-    def _write(self, **values: Any) -> None:
-        with self.engine.begin() as conn:
-            hit = conn.execute(update(MomentCalibration).where(
-                MomentCalibration.key == self.key, MomentCalibration.worker == self.worker,
-                MomentCalibration.status == "running").values(updated_at=utcnow(), **values))
-        if hit.rowcount != 1:
-            raise LeaseLost(self.key)
 
     def progress(self) -> None:
         self.done += 1
@@ -100,12 +87,7 @@ def run(settings: Settings, key: str, worker: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    key, worker = (sys.argv[1:] if argv is None else argv)[:2]
-    try:
-        run(get_settings(), key, worker)
-    except LeaseLost:
-        return EXIT_LOST
-    return 0
+    return child_main(lambda key, worker: run(get_settings(), key, worker), argv)
 
 
 if __name__ == "__main__":

@@ -204,31 +204,28 @@ def calibrate(
         if progress:
             progress(f"{policy} threshold={thr:.5g} (no candidate above met τ) "
                      f"failure_rate={best['failure_rate']:.3g} util={best['utilization']:.3f}")
-    def conf(res: dict[str, Any], seed: int = seed) -> float | None:
-        return confidence_is(res, sla, seed) if importance else confidence(res["runs"], sla, seed)
+    def conf(res: dict[str, Any], sampled: Any, at: int) -> float | None:
+        return confidence_is(res, sla, at) if sampled else confidence(res["runs"], sla, at)
 
     validation = None
-    stated = conf(best)
     if held_out > 0 and best["failure_rate"] <= sla and best["threshold"] > 0:
         held_memo = None if memo is None else (lambda t, ev: memo(f"held-out {t!r}", ev))
-
         sampled = held_out_quantiles is not None
 
         def held(thr: float) -> dict[str, Any]:
             return _evaluate(policy, thr, held_out, held_out_seed, workers, scheduler,
                              tuple(held_out_quantiles) if sampled else False,
                              pilot, sim, progress, held_memo, on_life)
-
-        def held_conf(res: dict[str, Any]) -> float | None:
-            return (confidence_is(res, sla, held_out_seed) if sampled
-                    else confidence(res["runs"], sla, held_out_seed))
-        best, validation = held_out_check(best["threshold"], sla, held, held_conf, target,
+        best, validation = held_out_check(best["threshold"], sla, held,
+                                          lambda r: conf(r, sampled, held_out_seed), target,
                                           step_down, step_downs, progress)
         stated = validation["steps"][-1]["confidence"]
         seeds = [r.get("seed", held_out_seed) for r in best["runs"]] or [held_out_seed]
         validation.update(lives=held_out, seeds=[min(seeds), max(seeds)], target=target,
                           search_threshold=validation["steps"][0]["threshold"],
                           importance_sampling=best.get("buckets") if sampled else None)
+    else:
+        stated = conf(best, importance, seed)
     return {
         "policy": policy,
         "sla": sla,

@@ -19,21 +19,17 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Engine, select
 
 from app.config import Settings, get_settings
 from app.families.registry import REGISTRY
 from app.sim.whatif.jobs import MODELS, Logged
 from app.sim.whatif.replay import what_if
 from app.store.db import make_engine
+from app.store.leases import LeasedRow, child_main
 from app.store.models import Cluster, Event, WhatIf, utcnow
 
-EXIT_LOST = 3  # the lease is gone: cancelled or taken over
 PAGE = 5000
-
-
-class LeaseLost(Exception):
-    pass
 
 
 def read_log(engine: Engine, cluster_id: str, window: dict[str, Any]) -> Iterator[Logged]:
@@ -80,15 +76,7 @@ class Run:
             self.spec = conn.execute(select(Cluster.spec).where(
                 Cluster.id == row["cluster_id"])).scalar_one()
         self.cluster_id, self.request = row["cluster_id"], row["request"]
-
-    def _write(self, **values: Any) -> None:
-        t = WhatIf.__table__
-        with self.engine.begin() as conn:
-            hit = conn.execute(update(t).where(
-                t.c.id == self.id, t.c.worker == self.worker, t.c.status == "running")
-                .values(updated_at=utcnow(), **values))
-        if hit.rowcount != 1:
-            raise LeaseLost(self.id)
+        self._write = LeasedRow(self.engine, t, t.c.id, run_id, worker).write
 
     def run(self) -> dict[str, Any]:
         rows = list(read_log(self.engine, self.cluster_id, self.request.get("window") or {}))
@@ -104,12 +92,7 @@ class Run:
 
 
 def main(argv: list[str] | None = None) -> int:
-    run_id, worker = (sys.argv[1:] if argv is None else argv)[:2]
-    try:
-        Run(get_settings(), run_id, worker).run()
-    except LeaseLost:
-        return EXIT_LOST
-    return 0
+    return child_main(lambda run_id, worker: Run(get_settings(), run_id, worker).run(), argv)
 
 
 if __name__ == "__main__":
