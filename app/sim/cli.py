@@ -15,6 +15,7 @@ from app.sim.moments import cli as moments_cli
 from app.sim.rms import cli as rms_cli
 from app.sim.thor import cli as thor_cli
 from app.sim.trace import cli as trace_cli
+from app.sim.whatif import cli as whatif_cli
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -35,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     thor_cli.add_reproduce_parser(which)
     rms_cli.add_reproduce_parser(which)
     moments_cli.add_reproduce_parser(which)
+
+    whatif_cli.add_parser(sub)
 
     # ``headroom calibrate``: tune a policy's threshold by simulation so it meets an SLA.
     moments_cli.add_calibrate_parser(sub)

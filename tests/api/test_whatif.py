@@ -75,6 +75,22 @@ def test_a_what_if_replays_the_log_under_another_policy_in_the_background(db_url
         same = wait_done(client, r.headers["location"])["result"]
         assert same["events"] == 101 and same["differences"]["count"] == 0
         assert not same["policy"]["whole_log"]
+        # The advisor: every other placement kind ranked against the policy that ran.
+        r = client.post(f"/v1/clusters/{cid}/what-if", json={
+            "advise": {"objective": "acceptance"}, "seeds": [0, 1]})
+        assert r.status_code == 202, r.text
+        assert {c["policy"]["kind"] for c in r.json()["request"]["candidates"]} == {
+            "first_fit", "best_fit", "power_of_d", "dra"}
+        advice = wait_done(client, r.headers["location"])["result"]["advice"]
+        ranking = advice["ranking"]
+        assert advice["objective"] == "acceptance" and advice["better"] == "higher"
+        current = [c for c in ranking if c["is_current"]]
+        assert len(current) == 1 and current[0]["policy"]["kind"] == "dra"
+        assert current[0]["score"] == res["policy"]["summary"]["acceptance"]
+        best_fit = next(c for c in ranking if c["policy"] == {"kind": "best_fit"})
+        assert best_fit["summary"]["acceptance"] == res["alternative"]["summary"]["acceptance"]
+        assert [c["score"] for c in ranking] == sorted((c["score"] for c in ranking), reverse=True)
+        assert ranking[0]["label"] in advice["statement"]
 
 
 def test_bad_what_if_requests_are_refused_and_store_nothing(client: TestClient):
@@ -86,10 +102,29 @@ def test_bad_what_if_requests_are_refused_and_store_nothing(client: TestClient):
                         ({"policy": {"kind": "best_fit"}, "window": {"from_seq": 5, "to_seq": 2}}, "window"),
                         ({"policy": {"kind": "best_fit"}, "seeds": [1, 1]}, "seeds"),
                         ({"policy": {"kind": "best_fit"}, "seeds": []}, "seeds"),
-                        ({"policy": {"kind": "best_fit"}, "bogus": 1}, "bogus")]:
+                        ({"policy": {"kind": "best_fit"}, "bogus": 1}, "bogus"),
+                        ({}, "body"),
+                        ({"policy": {"kind": "best_fit"}, "advise": {}}, "body"),
+                        ({"advise": {"objective": "queue_wait"}}, "advise.objective"),
+                        ({"advise": {"objective": "cost"}}, "advise.objective"),
+                        ({"advise": {"max_rejection": 1.5}}, "advise.max_rejection")]:
         problem = assert_problem(client.post(url, json=body), 422, "validation_error")
         assert any(e["field"].startswith(field) for e in problem["errors"]), (body, problem)
     assert client.get(url).json()["items"] == []
+    # A moment cluster's advisor tries the other kinds it can declare, and says why not the rest.
+    mid = client.post("/v1/clusters", json={"name": "m", "capacity_cores": 2000,
+                                             "policy": {"kind": "second_moment"}}).json()["id"]
+    r = client.post(f"/v1/clusters/{mid}/what-if", json={"advise": {}})
+    assert r.status_code == 202, r.text
+    asked = r.json()["request"]
+    assert asked["advise"] == {"objective": "utilization", "max_rejection": None}
+    tried = [c["policy"]["kind"] for c in asked["candidates"]]
+    skipped = [c["policy"]["kind"] for c in asked["skipped"]]
+    assert sorted(tried + skipped) == ["first_moment", "threshold"]
+    assert all(c["reason"] for c in asked["skipped"])
+    assert all(c["declaration"]["policy"]["threshold"] is not None for c in asked["candidates"])
+    assert_problem(client.post(f"/v1/clusters/{mid}/what-if",
+                               json={"advise": {"max_rejection": 0.1}}), 422, "validation_error")
     assert_problem(client.get(f"{url}/00000000-0000-0000-0000-000000000000"), 404, "what_if_not_found")
     assert_problem(client.get(f"{url}/not-a-run"), 404, "what_if_not_found")
     assert_problem(client.post("/v1/clusters/nobody/what-if", json={"policy": {"kind": "best_fit"}}),

@@ -15,30 +15,31 @@ from fastapi import APIRouter, Path, Query, Request, Response, status
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
-from app.api.problems import responses
+from app.api.problems import field_path, responses
 from app.api.routes.clusters import _declared
 from app.api.routes.deps import Auth, Ctx, SentBody, require_cluster
 from app.api.schemas.whatif import WhatIfCreate, WhatIfPage, WhatIfRun
-from app.errors import Unprocessable
+from app.errors import HeadroomError, Unprocessable
 from app.families.base import Family
 from app.service import clusters as cluster_service
 from app.service import whatifs
+from app.service.context import ServiceContext
+from app.sim.whatif import advisor
 
 router = APIRouter(tags=["what-if"], responses=responses(401, 403))
 
 
-def _alternative(ctx: Ctx, family: Family[Any], cluster_id: str, body: WhatIfCreate,
+def _alternative(ctx: ServiceContext, family: Family[Any], stored: dict[str, Any], policy: dict[str, Any],
                  sent: Any) -> dict[str, Any]:
-    """The alternative's declaration: the cluster's, with ``policy`` replaced and checked as
-    a new declaration of the same family would be."""
-    kind = body.policy.get("kind")
+    """The alternative's declaration: the cluster's (``stored``), with ``policy`` replaced and
+    checked as a new declaration of the same family would be."""
+    kind = policy.get("kind")
     if kind not in family.kinds:
         raise Unprocessable(
             f"policy.kind must be a kind of this cluster's family ({family.name}): "
             f"{', '.join(family.kinds)}",
             errors=[{"field": "policy.kind", "message": f"not a {family.name} kind"}])
-    stored = cluster_service.get_cluster(ctx, cluster_id, lambda c: c.spec)
-    declaration = {**stored, "policy": body.policy}
+    declaration = {**stored, "policy": policy}
     try:
         parsed = family.create_model.model_validate(declaration)
     except ValidationError as exc:
@@ -55,14 +56,61 @@ def _alternative(ctx: Ctx, family: Family[Any], cluster_id: str, body: WhatIfCre
     return spec
 
 
+def _advice_request(ctx: ServiceContext, family: Family[Any], stored: dict[str, Any], body: WhatIfCreate,
+                    sent: Any) -> dict[str, Any]:
+    """An advisor run's request: the objective (checked against the family) and every
+    candidate the advisor tries, declared as ``_alternative`` declares one; a candidate this
+    cluster cannot declare (a moment kind whose threshold would need a calibration) is
+    skipped, with why."""
+    assert body.advise is not None
+    objective = body.advise.objective or advisor.DEFAULT_OBJECTIVE[family.name]
+    if family.name not in advisor.OBJECTIVES[objective][0]:
+        usable = [o for o, (fams, _) in advisor.OBJECTIVES.items() if family.name in fams]
+        raise Unprocessable(
+            f"advise.objective {objective!r} does not apply to a {family.name} cluster: "
+            f"{', '.join(usable)}",
+            errors=[{"field": "advise.objective", "message": f"not a {family.name} objective"}])
+    if body.advise.max_rejection is not None and family.name != "placement":
+        raise Unprocessable(
+            "advise.max_rejection applies to placement clusters only (the others do not reject "
+            "arrivals)", errors=[{"field": "advise.max_rejection",
+                                  "message": f"not used on a {family.name} cluster"}])
+    candidates, skipped = [], []
+    for policy in advisor.candidates(family.name, stored["policy"]):
+        try:
+            declaration = _alternative(ctx, family, stored, policy, sent)
+        except HeadroomError as exc:
+            skipped.append({"policy": policy, "reason": exc.detail})
+            continue
+        except RequestValidationError as exc:
+            skipped.append({"policy": policy, "reason": "; ".join(
+                f"{field_path(tuple(e['loc']), {'policy': policy}, e['type'])}: {e['msg']}"
+                for e in exc.errors())})
+            continue
+        candidates.append({"policy": policy, "declaration": declaration})
+    return {"advise": {"objective": objective, "max_rejection": body.advise.max_rejection},
+            "candidates": candidates, "skipped": skipped}
+
+
+def question(ctx: ServiceContext, family: Family[Any], stored: dict[str, Any],
+             body: WhatIfCreate, sent: Any = None) -> dict[str, Any]:
+    """The run's request as the background job (and ``headroom what-if``) computes it: the
+    alternative's declaration or the advisor's candidates, the window, seeds and how many
+    differences to show."""
+    if body.policy is not None:
+        asked = {"policy": body.policy,
+                 "declaration": _alternative(ctx, family, stored, body.policy, sent)}
+    else:
+        asked = _advice_request(ctx, family, stored, body, sent)
+    return {**asked, "window": body.window.model_dump(exclude_none=True), "seeds": body.seeds,
+            "differences": body.differences}
+
+
 def _start(request: Request, ctx: Ctx, principal: Auth, response: Response, cluster_id: str,
            body: WhatIfCreate, sent: Any, collection: str, prefix: str) -> dict[str, Any]:
     family = require_cluster(request, principal, cluster_id, "write", collection)
-    spec = _alternative(ctx, family, cluster_id, body, sent)
-    run = whatifs.start(ctx, cluster_id, {
-        "policy": body.policy, "declaration": spec,
-        "window": body.window.model_dump(exclude_none=True),
-        "seeds": body.seeds, "differences": body.differences})
+    stored = cluster_service.get_cluster(ctx, cluster_id, lambda c: c.spec)
+    run = whatifs.start(ctx, cluster_id, question(ctx, family, stored, body, sent))
     response.headers["Location"] = f"{prefix}/{cluster_id}/what-if/{run['id']}"
     return run
 

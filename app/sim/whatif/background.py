@@ -23,6 +23,7 @@ from sqlalchemy import Engine, select
 
 from app.config import Settings, get_settings
 from app.families.registry import REGISTRY
+from app.sim.whatif.advisor import Candidate, advise
 from app.sim.whatif.jobs import MODELS, Logged
 from app.sim.whatif.replay import what_if
 from app.store.db import make_engine
@@ -55,8 +56,10 @@ def run_request(spec: dict[str, Any], request: dict[str, Any], rows: list[Logged
     """The what-if of ``request`` (its ``declaration``: the alternative's spec as the API
     stored it; ``seeds``; ``differences``) over ``rows`` of a cluster declared ``spec``."""
     family = REGISTRY.family_for(spec["policy"]["kind"])
-    alternative = request["declaration"]
     window = request.get("window") or {}
+    if "advise" in request:
+        return _advice(family, spec, request, rows, progress)
+    alternative = request["declaration"]
     out = what_if(lambda: family.adapter.build(spec), lambda: family.adapter.build(alternative),
                   MODELS[family.name], spec, rows, seeds=request.get("seeds") or [0],
                   first=request.get("differences", 20),
@@ -64,6 +67,22 @@ def run_request(spec: dict[str, Any], request: dict[str, Any], rows: list[Logged
     out["policy"]["kind"] = spec["policy"]["kind"]
     out["alternative"]["kind"] = alternative["policy"]["kind"]
     return out
+
+
+def _advice(family: Any, spec: dict[str, Any], request: dict[str, Any], rows: list[Logged],
+            progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+    """An advisor run: ``request["candidates"]`` (each a policy and its declaration, as the API
+    checked them) ranked by ``request["advise"]``'s objective."""
+    adapter, advise_ = family.adapter, request["advise"]
+    options = [Candidate(c["policy"], (lambda d=c["declaration"]: adapter.build(d)),
+                         c["declaration"]) for c in request["candidates"]]
+    advice = advise(lambda: adapter.build(spec), options, MODELS[family.name], spec, rows,
+                    advise_["objective"], seeds=request.get("seeds") or [0],
+                    max_rejection=advise_.get("max_rejection"),
+                    skipped=request.get("skipped") or [], progress=progress)
+    return {"events": len(rows), "first_seq": rows[0].seq if rows else None,
+            "last_seq": rows[-1].seq if rows else None, "seeds": request.get("seeds") or [0],
+            "advice": advice}
 
 
 class Run:

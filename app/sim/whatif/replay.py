@@ -254,6 +254,17 @@ def _at(summary: Mapping[str, Any], path: tuple[str, ...]) -> float | None:
     return cur if isinstance(cur, (int, float)) else None
 
 
+def ticker(total: int, progress: Callable[[int, int], None] | None) -> Callable[[int], None]:
+    """A per-row callback that reports ``progress(done, total)`` every thousand rows."""
+    done = [0]
+
+    def tick(_i: int) -> None:
+        done[0] += 1
+        if progress is not None and done[0] % 1000 == 0:
+            progress(done[0], total)
+    return tick
+
+
 def what_if(build_policy: Callable[[], PolicyAdapter[Any]],
             build_alternative: Callable[[], PolicyAdapter[Any]], model: JobModel,
             spec: Mapping[str, Any], rows: Sequence[Logged], seeds: Sequence[int] = (0,),
@@ -264,16 +275,13 @@ def what_if(build_policy: Callable[[], PolicyAdapter[Any]],
     alternative under each seed, their summaries, the assumptions each made and how many
     events they touched, and the decisions that differ (first seed) with both answers."""
     lives = logged_lives(model, rows)
-    total = len(rows) * (1 + len(seeds))
-    done = [0]
-
-    def tick(_i: int) -> None:
-        done[0] += 1
-        if progress is not None and done[0] % 1000 == 0:
-            progress(done[0], total)
-
+    # At most: the seeds after the first run only where lifetimes were drawn.
+    tick = ticker(len(rows) * (1 + len(seeds)), progress)
     base = run_side(build_policy, model, spec, rows, lives, seeds[0], tick)
-    alts = [run_side(build_alternative, model, spec, rows, lives, s, tick) for s in seeds]
+    alts = [run_side(build_alternative, model, spec, rows, lives, seeds[0], tick)]
+    if alts[0].assumptions.get("lifetime_drawn"):  # else every seed gives the same run
+        alts += [run_side(build_alternative, model, spec, rows, lives, s, tick)
+                 for s in seeds[1:]]
     logged = [dict(r.response) for r in rows]
     mismatch = sum(1 for x, y in zip(base.answers, logged) if x != y)
     # Only drawn lifetimes are random: without any, every seed gives the same run.

@@ -13,6 +13,8 @@ from .admission_status import AdmissionStatus
 from .adoption import Adoption
 from .adoption_likelihood_ratio import AdoptionLikelihoodRatio
 from .adoption_mean_factor import AdoptionMeanFactor
+from .advise import Advise
+from .advise_objective_type_0 import AdviseObjectiveType0
 from .arrival_in import ArrivalIn
 from .batch_arrival import BatchArrival
 from .batch_departure import BatchDeparture
@@ -253,7 +255,7 @@ from .tracking_estimator_params import TrackingEstimatorParams
 from .typical_deployment_view import TypicalDeploymentView
 from .typical_deployment_view_decision import TypicalDeploymentViewDecision
 from .what_if_create import WhatIfCreate
-from .what_if_create_policy import WhatIfCreatePolicy
+from .what_if_create_policy_type_0 import WhatIfCreatePolicyType0
 from .what_if_page import WhatIfPage
 from .what_if_progress import WhatIfProgress
 from .what_if_run import WhatIfRun
@@ -276,6 +278,8 @@ __all__ = (
     "Adoption",
     "AdoptionLikelihoodRatio",
     "AdoptionMeanFactor",
+    "Advise",
+    "AdviseObjectiveType0",
     "ArrivalIn",
     "BatchArrival",
     "BatchDeparture",
@@ -516,7 +520,7 @@ __all__ = (
     "TypicalDeploymentView",
     "TypicalDeploymentViewDecision",
     "WhatIfCreate",
-    "WhatIfCreatePolicy",
+    "WhatIfCreatePolicyType0",
     "WhatIfPage",
     "WhatIfProgress",
     "WhatIfRun",

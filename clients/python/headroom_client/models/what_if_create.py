@@ -8,7 +8,8 @@ from attrs import define as _attrs_define
 from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
-    from ..models.what_if_create_policy import WhatIfCreatePolicy
+    from ..models.advise import Advise
+    from ..models.what_if_create_policy_type_0 import WhatIfCreatePolicyType0
     from ..models.window import Window
 
 
@@ -18,28 +19,48 @@ T = TypeVar("T", bound="WhatIfCreate")
 @_attrs_define
 class WhatIfCreate:
     """The alternative policy, as the cluster's declaration would give it (``policy``, any kind
-    of the cluster's family with its parameters), and the window.
+    of the cluster's family with its parameters), or ``advise`` to rank them all, and the
+    window.
 
         Attributes:
-            policy (WhatIfCreatePolicy): The alternative's `policy` object, as POST /v1/clusters (or /v1/reservations) takes
-                it; the rest of the cluster's declaration is kept.
+            advise (Advise | None | Unset): Instead of one alternative: the policy advisor (docs/what-if.md).
             differences (int | Unset): How many of the first decisions that differ to return, each with both answers.
                 Default: 20.
+            policy (None | Unset | WhatIfCreatePolicyType0): The alternative's `policy` object, as POST /v1/clusters (or
+                /v1/reservations) takes it; the rest of the cluster's declaration is kept. Give this or `advise`.
             seeds (list[int] | Unset): Seeds of the lifetimes drawn for jobs only the alternative admits; several give the
                 range over them where drawing entered.
             window (Window | Unset): The logged events to replay, by position in the log (both ends included; default: the
                 whole log). Both sides start from an empty cluster at ``from_seq``.
     """
 
-    policy: WhatIfCreatePolicy
+    advise: Advise | None | Unset = UNSET
     differences: int | Unset = 20
+    policy: None | Unset | WhatIfCreatePolicyType0 = UNSET
     seeds: list[int] | Unset = UNSET
     window: Window | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
-        policy = self.policy.to_dict()
+        from ..models.advise import Advise  # noqa: PLC0415
+        from ..models.what_if_create_policy_type_0 import WhatIfCreatePolicyType0  # noqa: PLC0415
+
+        advise: dict[str, Any] | None | Unset
+        if isinstance(self.advise, Unset):
+            advise = UNSET
+        elif isinstance(self.advise, Advise):
+            advise = self.advise.to_dict()
+        else:
+            advise = self.advise
 
         differences = self.differences
+
+        policy: dict[str, Any] | None | Unset
+        if isinstance(self.policy, Unset):
+            policy = UNSET
+        elif isinstance(self.policy, WhatIfCreatePolicyType0):
+            policy = self.policy.to_dict()
+        else:
+            policy = self.policy
 
         seeds: list[int] | Unset = UNSET
         if not isinstance(self.seeds, Unset):
@@ -51,13 +72,13 @@ class WhatIfCreate:
 
         field_dict: dict[str, Any] = {}
 
-        field_dict.update(
-            {
-                "policy": policy,
-            }
-        )
+        field_dict.update({})
+        if advise is not UNSET:
+            field_dict["advise"] = advise
         if differences is not UNSET:
             field_dict["differences"] = differences
+        if policy is not UNSET:
+            field_dict["policy"] = policy
         if seeds is not UNSET:
             field_dict["seeds"] = seeds
         if window is not UNSET:
@@ -67,13 +88,47 @@ class WhatIfCreate:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.what_if_create_policy import WhatIfCreatePolicy  # noqa: PLC0415
+        from ..models.advise import Advise  # noqa: PLC0415
+        from ..models.what_if_create_policy_type_0 import WhatIfCreatePolicyType0  # noqa: PLC0415
         from ..models.window import Window  # noqa: PLC0415
 
         d = dict(src_dict)
-        policy = WhatIfCreatePolicy.from_dict(d.pop("policy"))
+
+        def _parse_advise(data: object) -> Advise | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                advise_type_0 = Advise.from_dict(data)
+
+                return advise_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(Advise | None | Unset, data)
+
+        advise = _parse_advise(d.pop("advise", UNSET))
 
         differences = d.pop("differences", UNSET)
+
+        def _parse_policy(data: object) -> None | Unset | WhatIfCreatePolicyType0:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                policy_type_0 = WhatIfCreatePolicyType0.from_dict(data)
+
+                return policy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Unset | WhatIfCreatePolicyType0, data)
+
+        policy = _parse_policy(d.pop("policy", UNSET))
 
         seeds = cast(list[int], d.pop("seeds", UNSET))
 
@@ -85,8 +140,9 @@ class WhatIfCreate:
             window = Window.from_dict(_window)
 
         what_if_create = cls(
-            policy=policy,
+            advise=advise,
             differences=differences,
+            policy=policy,
             seeds=seeds,
             window=window,
         )

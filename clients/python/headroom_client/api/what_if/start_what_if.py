@@ -107,7 +107,8 @@ def sync_detailed(
         cluster_id (str):
         body (WhatIfCreate): The alternative policy, as the cluster's declaration would give it
             (``policy``, any kind
-            of the cluster's family with its parameters), and the window.
+            of the cluster's family with its parameters), or ``advise`` to rank them all, and the
+            window.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -141,7 +142,8 @@ def sync(
         cluster_id (str):
         body (WhatIfCreate): The alternative policy, as the cluster's declaration would give it
             (``policy``, any kind
-            of the cluster's family with its parameters), and the window.
+            of the cluster's family with its parameters), or ``advise`` to rank them all, and the
+            window.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -170,7 +172,8 @@ async def asyncio_detailed(
         cluster_id (str):
         body (WhatIfCreate): The alternative policy, as the cluster's declaration would give it
             (``policy``, any kind
-            of the cluster's family with its parameters), and the window.
+            of the cluster's family with its parameters), or ``advise`` to rank them all, and the
+            window.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -202,7 +205,8 @@ async def asyncio(
         cluster_id (str):
         body (WhatIfCreate): The alternative policy, as the cluster's declaration would give it
             (``policy``, any kind
-            of the cluster's family with its parameters), and the window.
+            of the cluster's family with its parameters), or ``advise`` to rank them all, and the
+            window.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

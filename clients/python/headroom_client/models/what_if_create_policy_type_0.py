@@ -6,16 +6,11 @@ from typing import Any, TypeVar
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
-T = TypeVar("T", bound="WhatIfCreatePolicy")
+T = TypeVar("T", bound="WhatIfCreatePolicyType0")
 
 
 @_attrs_define
-class WhatIfCreatePolicy:
-    """The alternative's `policy` object, as POST /v1/clusters (or /v1/reservations) takes it; the rest of the cluster's
-    declaration is kept.
-
-    """
-
+class WhatIfCreatePolicyType0:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -28,10 +23,10 @@ class WhatIfCreatePolicy:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        what_if_create_policy = cls()
+        what_if_create_policy_type_0 = cls()
 
-        what_if_create_policy.additional_properties = d
-        return what_if_create_policy
+        what_if_create_policy_type_0.additional_properties = d
+        return what_if_create_policy_type_0
 
     @property
     def additional_keys(self) -> list[str]:
