@@ -133,6 +133,23 @@ class Page:
             [c.text for c in tr.find_elements(By.TAG_NAME, "td")]
             for tr in self.el(testid).find_elements(By.CSS_SELECTOR, "tbody tr")])
 
+    def fill(self, testid: str, text: str) -> None:
+        """Type ``text`` into a field, as a user would (again if a redraw replaced it)."""
+        def typed(_):
+            field = self.el(testid)
+            field.clear()
+            field.send_keys(text)
+            return field.get_attribute("value") == text
+        self.wait.until(typed)
+
+    def choose(self, testid: str, value: str) -> None:
+        from selenium.webdriver.support.ui import Select
+
+        self._read(lambda: Select(self.el(testid)).select_by_value(value))
+
+    def click(self, testid: str) -> None:
+        self._read(lambda: self.el(testid).click())
+
     def shot(self, name: str) -> None:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         self.d.save_screenshot(str(ARTIFACTS / f"{name}.png"))
@@ -155,16 +172,16 @@ def _fmt(x: float, digits: int = 3) -> str:
     return f"{x:,.{digits}f}".rstrip("0").rstrip(".")
 
 
-def _sign_in(page: Page, server: LiveServer, owner: str) -> None:
-    """The overview, freshly loaded, with a new read key of `owner` (forgetting any key an
-    earlier test left in the tab)."""
+def _sign_in(page: Page, server: LiveServer, owner: str, scope: str = "read") -> None:
+    """The overview, freshly loaded, with a new key of `owner` and `scope` (forgetting any key
+    an earlier test left in the tab)."""
     page.open("#/overview")
     page.d.refresh()  # the same URL again would only move the hash
     if page.d.execute_script("return sessionStorage.length"):
         page.el("status")
         page.d.find_element("id", "forget-key").click()
     page.el("needs-key")
-    page.enter_key(_key(server, owner, "read"))
+    page.enter_key(_key(server, owner, scope))
 
 
 @pytest.fixture(scope="module")
@@ -435,3 +452,189 @@ def test_an_idle_wall_clock_queue_is_healthy_however_far_its_clock_trails(live):
         assert "nothing waits for a clock" in cell.text, (name, cell.text)
     page.go(f"#/queues?c={waits}", "kpi-lag")
     assert "bad" not in page.el("kpi-lag").get_attribute("class").split()
+
+
+# -- What if ------------------------------------------------------------------------------
+
+WHATIF = {**DRA, "name": "dra-whatif",
+          "server_pools": [{"name": "m", "count": 3, "capacity": {"cpu": 8}}]}
+
+
+def _pct(x: float) -> str:
+    """How the page prints a share (dom.js pct)."""
+    return f"{100 * x:.1f}%"
+
+
+def _compute(server: LiveServer, run_id: str) -> None:
+    """Compute a run as the service's background child would (the test server runs no
+    what-if worker): claim its lease, then replay and store the result."""
+    from app.config import Settings
+    from app.service.background import Leases
+    from app.service.context import ServiceContext
+    from app.sim.whatif.background import Run
+    from app.store.models import WhatIf
+
+    settings = Settings(database_url=server.env["HEADROOM_DATABASE_URL"])
+    ctx = ServiceContext.from_settings(settings)
+    try:
+        t = WhatIf.__table__
+        assert Leases(ctx, t, t.c.id, "dashboard-test").claim(run_id)
+    finally:
+        ctx.close()
+    Run(settings, run_id, "dashboard-test").run()
+
+
+@pytest.fixture(scope="module")
+def whatif(live):
+    """A placement cluster of owner 'whatif' with a log of arrivals and departures (some
+    rejected), and that owner's admin client."""
+    import random
+
+    server = live[0]
+    admin = {"Authorization": f"Bearer {_key(server, 'whatif', 'admin')}"}
+    with httpx.Client(base_url=server.url, headers=admin, timeout=30) as api:
+        cid = _ok(api.post("/v1/clusters", json=WHATIF))["id"]
+        rng, running = random.Random(1), []
+        for i in range(80):
+            if running and rng.random() < 0.4:
+                job = running.pop(rng.randrange(len(running)))
+                _ok(api.post(f"/v1/clusters/{cid}/departures", json={
+                    "event_id": f"d{i}", "job_id": job}))
+            elif _ok(api.post(f"/v1/clusters/{cid}/arrivals", json={
+                    "event_id": f"a{i}", "job_id": f"j{i}",
+                    "job_type": rng.choice(["small", "large"])}))["decision"] == "placed":
+                running.append(f"j{i}")
+        yield api, cid
+
+
+def _status(page: Page, run_id: str) -> str:
+    return page._read(lambda: page.el(f"run-{run_id}").get_attribute("data-status"))
+
+
+def test_the_what_if_page_shows_a_runs_figures_side_by_side(live, whatif):
+    """A run started through the API shows queued with its progress, then (computed) both
+    sides' figures, the alternative's assumptions, the utilisation of both over the window
+    and the first differing decisions, all as the API reports them; a read key reads it all,
+    and starting a run with it shows the service's 403."""
+    from selenium.webdriver.common.by import By
+
+    server, _api, _ids, page = live
+    api, cid = whatif
+    r = api.post(f"/v1/clusters/{cid}/what-if", json={
+        "policy": {"kind": "power_of_d", "d": 2}, "seeds": [0, 1, 2]})
+    run = _ok(r)
+    _sign_in(page, server, "whatif")
+    page.go(f"#/whatif?c={cid}", f"run-{run['id']}")
+    assert _status(page, run["id"]) == "queued"
+    total = run["progress"]["events_total"]
+    assert total == 80
+    assert page._read(lambda: page.el(f"run-{run['id']}").find_element(
+        By.CSS_SELECTOR, "[data-testid='progress']").text) == f"0 / {total}"
+    assert "Waiting for a worker" in page.text("run-status")
+
+    _compute(server, run["id"])
+    # The page redraws on its own while the run is open: no reload.
+    page.wait.until(lambda _: _status(page, run["id"]) == "done")
+    res = _ok(api.get(r.headers["location"]))["result"]
+    ran, alt = res["policy"], res["alternative"]
+    assert ran["reproduces_log"] and res["random"]  # lifetimes drawn: a range over seeds
+    figures = {row[0]: row[1:] for row in page.rows("figures")}
+    acc = alt["over_seeds"]["acceptance"]
+    assert figures["acceptance"] == [
+        _pct(ran["summary"]["acceptance"]), _pct(alt["summary"]["acceptance"]),
+        f"{_pct(acc['mean'])} ({_pct(acc['min'])}–{_pct(acc['max'])}, 3 seeds)"]
+    assert ran["summary"]["acceptance"] != alt["summary"]["acceptance"]
+    assert figures["reward rate"][:2] == [_fmt(ran["summary"]["reward_rate"]),
+                                          _fmt(alt["summary"]["reward_rate"])]
+    assert figures["utilisation (cpu, time average)"][:2] == [
+        _pct(ran["summary"]["utilization"]["cpu"]), _pct(alt["summary"]["utilization"]["cpu"])]
+    for t, x in alt["summary"]["per_type"].items():
+        assert figures[f"acceptance of {t}"][1] == \
+            f"{_pct(x['acceptance'])} ({x['admitted']} of {x['arrivals']})"
+    assert page.rows("assumptions") == [[a["assumption"], _fmt(a["events"]), a["meaning"]]
+                                        for a in alt["assumptions"]]
+    assert alt["assumptions"]
+    # Both sides' utilisation over the window, drawn from the result's series.
+    for name, side in ((f"{ran['kind']} (ran)", ran), (f"{alt['kind']} (what if)", alt)):
+        points = page._read(lambda n=name: json.loads(page.el("chart-whatif").find_element(
+            By.CSS_SELECTOR, f"path[data-series='{n}']").get_attribute("data-points")))
+        assert points == side["summary"]["series"], name
+    # The first differing decisions: seq, the event, the logged answer and both sides'.
+    first = res["differences"]["first"]
+    assert first
+    rows = page.rows("differences")
+    assert [row[0] for row in rows] == [str(d["seq"]) for d in first]
+    for row, d in zip(rows, first):
+        assert row[1].startswith(f"{d['event']['kind']} {d['event']['job_id']}")
+        assert row[2].split()[0] == d["logged"]["decision"]
+        assert row[3].split()[0] == d["policy"]["decision"]
+        assert row[4].split()[0] == (d["alternative"] or {}).get("decision", "dropped")
+    page.shot("what-if")
+
+    # A read key may not start a run: the form shows the service's problem, and none starts.
+    page.fill("start-params", '{"d": 5}')
+    page.click("start-submit")
+    page.wait.until(lambda _: page.text("start-error") ==
+                    "403 forbidden: this API key lacks the 'write' scope")
+    assert [x["id"] for x in _ok(api.get(f"/v1/clusters/{cid}/what-if"))["items"]] == [run["id"]]
+    assert_only_local(requests_sent(page.d), server.url)
+
+
+def test_a_write_key_starts_runs_from_the_page_and_the_advisor_ranks_every_kind(live, whatif):
+    """With a write key the form starts runs: a bad parameter is the service's 422 naming the
+    field; an advisor run shows, once computed, its statement and ranking as the API reports
+    them; a queued run is cancelled from the page."""
+    from selenium.webdriver.common.by import By
+
+    server, _api, _ids, page = live
+    api, cid = whatif
+    url = f"/v1/clusters/{cid}/what-if"
+    before = {x["id"] for x in _ok(api.get(url))["items"]}
+    _sign_in(page, server, "whatif", "write")
+    page.go(f"#/whatif?c={cid}", "start-form")
+
+    page.choose("start-kind", "power_of_d")
+    page.fill("start-params", '{"d": 0}')
+    page.click("start-submit")
+    page.wait.until(lambda _: page.text("start-error") ==
+                    "422 validation_error: policy.d: Input should be greater than or equal to 1")
+
+    page.choose("start-question", "advise")
+    page.choose("start-objective", "acceptance")
+    page.fill("start-seeds", "0, 1")
+    page.click("start-submit")
+    page.wait.until(lambda _: len(_ok(api.get(url))["items"]) == len(before) + 1)
+    run = next(x for x in _ok(api.get(url))["items"] if x["id"] not in before)
+    assert run["request"]["advise"]["objective"] == "acceptance"
+    assert run["request"]["seeds"] == [0, 1]
+    # The page moved to the new run, open and live.
+    page.wait.until(lambda d: d.execute_script("return location.hash").endswith(
+        f"run={run['id']}"))
+    assert _status(page, run["id"]) == "queued"
+    page.until_text("start-error", "")
+
+    _compute(server, run["id"])
+    page.wait.until(lambda _: _status(page, run["id"]) == "done")
+    advice = _ok(api.get(f"{url}/{run['id']}"))["result"]["advice"]
+    assert page.text("advice-statement") == advice["statement"]
+    rows = page.rows("ranking")
+    assert [row[:4] for row in rows] == [
+        [str(x["rank"]), x["label"] + (" (ran)" if x["is_current"] else ""), _pct(x["score"]),
+         f"{_pct(x['interval']['min'])}–{_pct(x['interval']['max'])} "
+         f"({x['interval']['seeds']} seeds)" if x["interval"] else "—"]
+        for x in advice["ranking"]]
+    assert [row[5] for row in rows] == ["yes" if x["meets_constraint"] else "no"
+                                        for x in advice["ranking"]]
+    assert sum(x["is_current"] for x in advice["ranking"]) == 1 and len(rows) > 2
+    drawn = page._read(lambda: [p.get_attribute("data-series") for p in page.el(
+        "chart-advice").find_elements(By.CSS_SELECTOR, "path[data-series]")])
+    assert drawn == [x["label"] + (" (ran)" if x["is_current"] else "")
+                     for x in advice["ranking"]]
+    page.shot("what-if-advisor")
+
+    # A queued run, cancelled from the page.
+    queued = _ok(api.post(url, json={"policy": {"kind": "best_fit"}}))
+    page.go(f"#/whatif?c={cid}&run={queued['id']}", f"cancel-{queued['id']}")
+    page.click(f"cancel-{queued['id']}")
+    page.wait.until(lambda _: _status(page, queued["id"]) == "cancelled")
+    assert _ok(api.get(f"{url}/{queued['id']}"))["status"] == "cancelled"

@@ -10,11 +10,9 @@ export const key = {
   clear: () => sessionStorage.removeItem(KEY),
 };
 
-export async function get(path, params = {}) {
-  const query = new URLSearchParams(
-    Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ""));
-  const url = query.toString() ? `${path}?${query}` : path;
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${key.get()}` } });
+// An answer's body, or an Error carrying the problem document (`problem`: code, detail and,
+// for a 422, `errors` naming each field) and the status.
+async function answer(res) {
   if (res.status === 401) throw new AuthError("this key is not valid (401)");
   const body = await res.json();
   if (!res.ok) {
@@ -24,6 +22,22 @@ export async function get(path, params = {}) {
     throw err;
   }
   return body;
+}
+
+export async function get(path, params = {}) {
+  const query = new URLSearchParams(
+    Object.entries(params).filter(([, v]) => v !== undefined && v !== null && v !== ""));
+  const url = query.toString() ? `${path}?${query}` : path;
+  return answer(await fetch(url, { headers: { Authorization: `Bearer ${key.get()}` } }));
+}
+
+// A write (POST with a JSON body, DELETE): the key decides whether it may; a read key's
+// answer is the service's 403 problem, for the page to show.
+export async function send(method, path, body) {
+  const headers = { Authorization: `Bearer ${key.get()}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return answer(await fetch(path, { method, headers,
+    body: body === undefined ? undefined : JSON.stringify(body) }));
 }
 
 // Every item of a cursor-paged collection (clusters, streams): the owner's, since the API

@@ -5,6 +5,8 @@
 // streams (a plain database read, no engine) and compares their versions with what it drew.
 // Only when a version moved does it re-read that cluster's /state (one engine read per
 // viewer per change) and the new log entries after its cursor. See docs/dashboard.md.
+// A page whose view shows something that moves without a version (a what-if run queued or
+// running) marks it `data-live`: it is redrawn every poll until it no longer does.
 
 import { AuthError, all, key } from "./api.js";
 import { h } from "./dom.js";
@@ -14,15 +16,16 @@ import * as queues from "./page-queues.js";
 import * as moments from "./page-moments.js";
 import * as reservations from "./page-reservations.js";
 import * as log from "./page-log.js";
+import * as whatif from "./page-whatif.js";
 
-const PAGES = { overview, placement, queues, moments, reservations, log };
+const PAGES = { overview, placement, queues, moments, reservations, log, whatif };
 const POLL_MS = 2000;
 // Wall-clock queues advance without events (clock progress, tick lag): redraw now and then.
 const IDLE_REDRAW_MS = 15000;
 
 const main = document.getElementById("main");
 const status = document.getElementById("status");
-let drawn = { route: null, versions: null, at: 0 };
+let drawn = { route: null, versions: null, at: 0, live: false };
 let busy = false;
 
 function route() {
@@ -57,13 +60,19 @@ async function tick(force = false) {
     if (key.get() !== used) return;
     const versions = fingerprint(inv);
     const stale = Date.now() - drawn.at > IDLE_REDRAW_MS;
-    if (force || r.raw !== drawn.route || versions !== drawn.versions || stale) {
+    // While the user types in one of the page's fields the redraw waits (it would replace
+    // the field under the cursor) until the field loses focus; a route change does not wait.
+    // The what-if form keeps what was typed across redraws.
+    const field = document.activeElement;
+    const editing = main.contains(field) && field.matches("input, select, textarea");
+    const due = versions !== drawn.versions || stale || drawn.live;
+    if (force || r.raw !== drawn.route || (due && !editing)) {
       for (const a of document.querySelectorAll("#nav a"))
         a.classList.toggle("active", a.dataset.page === r.page);
       const view = await PAGES[r.page].render({ params: r.params, inv, go });
       if (key.get() !== used) return;
       main.replaceChildren(view);
-      drawn = { route: r.raw, versions, at: Date.now() };
+      drawn = { route: r.raw, versions, at: Date.now(), live: view.dataset.live === "true" };
     }
     status.textContent = `live · ${inv.clusters.length} clusters, ${inv.streams.length} ` +
       `streams · checked ${new Date().toLocaleTimeString()}`;
