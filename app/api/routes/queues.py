@@ -17,7 +17,8 @@ from app.api.routes.deps import Auth, Ctx, require_cluster
 from app.api.schemas.common import SegmentId
 from app.api.schemas.queues import JobOut, TickIn, TickOut
 from app.policies.capabilities import TracksJobs
-from app.service.events import read_adapter, submit_event
+from app.service.events import submit_event
+from app.service.forecasts import job_with_forecast
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["queues"],
                    responses=responses(401, 403, 404, 409))
@@ -36,9 +37,8 @@ def tick(cluster_id: str, body: TickIn, ctx: Ctx, principal: Auth, request: Requ
 
 
 @router.get("/jobs/{job_id}", response_model=JobOut, response_model_exclude_none=True,
-            operation_id="getJob", summary="Where a job is: queued, running or finished")
+            operation_id="getJob", summary="Where a job is: queued (with a forecast of its start), running or finished")
 def job(cluster_id: str, job_id: SegmentId, ctx: Ctx, principal: Auth, request: Request
         ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", capability=TracksJobs)
-    return read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(job_id),
-                        TracksJobs)
+    return job_with_forecast(ctx, cluster_id, job_id)

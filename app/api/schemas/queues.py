@@ -161,6 +161,26 @@ class TickOut(Delivery):
     started: list[StartedJob]
 
 
+class StartForecast(BaseModel):
+    """When a waiting job is expected to start, in the cluster's time units (as ``queued_at``),
+    from simulating the queue forward from its state as of its last event, with the lifetimes
+    of its finished jobs and the arrival rates of the jobs it remembers (docs/what-if.md,
+    "When will my job start?"). A field that is None is left out of the answer."""
+
+    median: float | None = Field(
+        None, description="The median start over the samples (absent: no forecast, see reason).")
+    low: float | None = Field(None, description="The interval's lower end (10th percentile).")
+    high: float | None = Field(
+        None, description="Its upper end (90th percentile); absent: beyond the horizon in more "
+        "than a tenth of the samples.")
+    level: float = Field(description="The interval's level: 0.8.")
+    samples: int = Field(description="Futures simulated.")
+    started: int = Field(description="Samples in which the job started within the horizon.")
+    horizon: float | None = Field(None, description="How far the samples looked (time units).")
+    finished_jobs: int = Field(description="Finished jobs whose lifetimes were drawn from.")
+    reason: str | None = Field(None, description="Why there is no forecast, where there is none.")
+
+
 class JobOut(BaseModel):
     job_id: str
     job_type: str
@@ -172,3 +192,5 @@ class JobOut(BaseModel):
     finished_at: float | None = None
     withdrawn_at: float | None = Field(None, description="withdrawn: when it left its queue "
                                        "without running.")
+    forecast: StartForecast | None = Field(None, description="queued: when it is expected to "
+                                           "start.")

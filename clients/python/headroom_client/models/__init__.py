@@ -240,6 +240,7 @@ from .server_view_configuration_type_0 import ServerViewConfigurationType0
 from .server_view_group_type_0 import ServerViewGroupType0
 from .server_view_jobs_per_type import ServerViewJobsPerType
 from .server_view_used import ServerViewUsed
+from .start_forecast import StartForecast
 from .started_job import StartedJob
 from .thor_policy import ThorPolicy
 from .thor_policy_params import ThorPolicyParams
@@ -506,6 +507,7 @@ __all__ = (
     "ServerViewJobsPerType",
     "ServerViewUsed",
     "StartedJob",
+    "StartForecast",
     "ThorPolicy",
     "ThorPolicyParams",
     "ThorPolicyParamsCapsType0",

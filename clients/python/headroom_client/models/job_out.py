@@ -1,13 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 from ..models.job_out_status import JobOutStatus
 from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.start_forecast import StartForecast
+
 
 T = TypeVar("T", bound="JobOut")
 
@@ -21,6 +25,7 @@ class JobOut:
         queued_at (float):
         status (JobOutStatus):
         finished_at (float | None | Unset):
+        forecast (None | StartForecast | Unset): queued: when it is expected to start.
         position (int | None | Unset):
         server_id (None | str | Unset):
         started_at (float | None | Unset):
@@ -32,6 +37,7 @@ class JobOut:
     queued_at: float
     status: JobOutStatus
     finished_at: float | None | Unset = UNSET
+    forecast: None | StartForecast | Unset = UNSET
     position: int | None | Unset = UNSET
     server_id: None | str | Unset = UNSET
     started_at: float | None | Unset = UNSET
@@ -39,6 +45,8 @@ class JobOut:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.start_forecast import StartForecast  # noqa: PLC0415
+
         job_id = self.job_id
 
         job_type = self.job_type
@@ -52,6 +60,14 @@ class JobOut:
             finished_at = UNSET
         else:
             finished_at = self.finished_at
+
+        forecast: dict[str, Any] | None | Unset
+        if isinstance(self.forecast, Unset):
+            forecast = UNSET
+        elif isinstance(self.forecast, StartForecast):
+            forecast = self.forecast.to_dict()
+        else:
+            forecast = self.forecast
 
         position: int | None | Unset
         if isinstance(self.position, Unset):
@@ -89,6 +105,8 @@ class JobOut:
         )
         if finished_at is not UNSET:
             field_dict["finished_at"] = finished_at
+        if forecast is not UNSET:
+            field_dict["forecast"] = forecast
         if position is not UNSET:
             field_dict["position"] = position
         if server_id is not UNSET:
@@ -102,6 +120,8 @@ class JobOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.start_forecast import StartForecast  # noqa: PLC0415
+
         d = dict(src_dict)
         job_id = d.pop("job_id")
 
@@ -119,6 +139,23 @@ class JobOut:
             return cast(float | None | Unset, data)
 
         finished_at = _parse_finished_at(d.pop("finished_at", UNSET))
+
+        def _parse_forecast(data: object) -> None | StartForecast | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                forecast_type_0 = StartForecast.from_dict(data)
+
+                return forecast_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | StartForecast | Unset, data)
+
+        forecast = _parse_forecast(d.pop("forecast", UNSET))
 
         def _parse_position(data: object) -> int | None | Unset:
             if data is None:
@@ -162,6 +199,7 @@ class JobOut:
             queued_at=queued_at,
             status=status,
             finished_at=finished_at,
+            forecast=forecast,
             position=position,
             server_id=server_id,
             started_at=started_at,

@@ -84,7 +84,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[JobOut | Problem]:
-    """Where a job is: queued, running or finished
+    """Where a job is: queued (with a forecast of its start), running or finished
 
     Args:
         cluster_id (str):
@@ -117,7 +117,7 @@ def sync(
     *,
     client: AuthenticatedClient,
 ) -> JobOut | Problem | None:
-    """Where a job is: queued, running or finished
+    """Where a job is: queued (with a forecast of its start), running or finished
 
     Args:
         cluster_id (str):
@@ -145,7 +145,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
 ) -> Response[JobOut | Problem]:
-    """Where a job is: queued, running or finished
+    """Where a job is: queued (with a forecast of its start), running or finished
 
     Args:
         cluster_id (str):
@@ -176,7 +176,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient,
 ) -> JobOut | Problem | None:
-    """Where a job is: queued, running or finished
+    """Where a job is: queued (with a forecast of its start), running or finished
 
     Args:
         cluster_id (str):

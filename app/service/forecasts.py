@@ -1,0 +1,55 @@
+"""Start-time forecasts for waiting jobs (app/policies/rms/forecast.py) as ``GET .../jobs/{id}``
+answers them.
+
+The engine's state is copied under the cluster's in-process lock (as every read is) and the
+forecast runs on the copy outside it, so a forecast never holds up a decision. A forecast is
+kept per cluster version and job: the same state gives the same answer, and a job polled
+while nothing happens costs one simulation. Its seed comes from the cluster, version and job,
+so every process answers the same.
+"""
+
+from __future__ import annotations
+
+import threading
+import zlib
+from collections import OrderedDict
+from typing import Any
+
+from app.policies.capabilities import TracksJobs
+from app.policies.rms.forecast import forecast_start
+from app.service.context import ServiceContext
+from app.service.events import read_adapter
+
+CACHED = 1024  # forecasts kept per process, the least recently used forgotten first
+
+_cache: OrderedDict[tuple[str, int, str], dict[str, Any]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def job_with_forecast(ctx: ServiceContext, cluster_id: str, job_id: str) -> dict[str, Any]:
+    """The job's view; a waiting job's carries ``forecast``."""
+    def read(adapter: Any, cluster: Any) -> tuple[dict[str, Any], Any, int]:
+        view = adapter.job_view(job_id)
+        if view["status"] != "queued":
+            return view, None, cluster.version
+        key = (cluster_id, cluster.version, job_id)
+        with _lock:
+            hit = _cache.get(key)
+            if hit is not None:
+                _cache.move_to_end(key)
+                return {**view, "forecast": hit}, None, cluster.version
+        engine = adapter.engine
+        copy = type(engine).from_state(engine.model, engine.params, engine.to_state())
+        copy.kind = engine.kind
+        return view, copy, cluster.version
+
+    view, engine, version = read_adapter(ctx, cluster_id, read, TracksJobs)
+    if engine is None:
+        return view
+    seed = zlib.crc32(f"{cluster_id}/{version}/{job_id}".encode())
+    forecast = forecast_start(engine, job_id, seed=seed)
+    with _lock:
+        _cache[(cluster_id, version, job_id)] = forecast
+        while len(_cache) > CACHED:
+            _cache.popitem(last=False)
+    return {**view, "forecast": forecast}
