@@ -172,6 +172,32 @@ def _fmt(x: float, digits: int = 3) -> str:
     return f"{x:,.{digits}f}".rstrip("0").rstrip(".")
 
 
+def _waiting(api: httpx.Client, cid: str, first: int = 8) -> list[dict]:
+    """The first waiting jobs of a queued cluster by job id, as GET .../jobs/{id} answers
+    them (with their forecasts): those the Queues page shows."""
+    items = _ok(api.get(f"/v1/clusters/{cid}/jobs", params={"limit": 1000}))["items"]
+    return [_ok(api.get(f"/v1/clusters/{cid}/jobs/{j['job_id']}"))
+            for j in items if j["status"] == "queued"][:first]
+
+
+def _forecast_rows(jobs: list[dict], now: float) -> list[list[str]]:
+    """The Queues page's expected-start rows for these jobs: "median (80%: low–high)" (the
+    top "beyond" the horizon when absent) and the median's distance from now, or the reason."""
+    rows = []
+    for j in jobs:
+        f = j["forecast"]
+        if "median" in f:
+            high = _fmt(f["high"]) if "high" in f else f"beyond {_fmt(f['horizon'])}"
+            start = f"{_fmt(f['median'])} ({_fmt(100 * f['level'])}%: {_fmt(f['low'])}–{high})"
+            d = f["median"] - now
+            ahead = f"in {_fmt(d)}" if d > 0 else f"{_fmt(-d)} ago" if d < 0 else "now"
+        else:
+            start, ahead = f["reason"], "—"
+        rows.append([j["job_id"], j["job_type"], str(j["position"]), _fmt(j["queued_at"]),
+                     start, ahead])
+    return rows
+
+
 def _sign_in(page: Page, server: LiveServer, owner: str, scope: str = "read") -> None:
     """The overview, freshly loaded, with a new key of `owner` and `scope` (forgetting any key
     an earlier test left in the tab)."""
@@ -283,6 +309,23 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     assert points[0][1] == 0 and points[-1][1] == rms["queues"]["large"]
     assert len(points) == 1 + queued + starts
     assert [p[0] for p in points] == sorted(p[0] for p in points)  # in time order
+    # Expected starts of the waiting jobs: with no finished job there is nothing to draw
+    # lifetimes from, and each says so.
+    waiting = _waiting(api, ids["rms"])
+    assert len(waiting) == rms["queues"]["large"] == 6
+    page.wait.until(lambda _: page.rows("forecasts") == [
+        [j["job_id"], "large", str(j["position"]), _fmt(j["queued_at"]),
+         "no finished job yet to draw lifetimes from", "—"] for j in waiting])
+    assert page.text("forecasts").count("no finished job yet") == 6
+    # A job ends: lifetimes to draw from, and a forecast for each waiting job, the API's.
+    running = next(j["job_id"] for j in _ok(api.get(f"/v1/clusters/{ids['rms']}/jobs"))["items"]
+                   if j["status"] == "running")
+    _ok(api.post(f"/v1/clusters/{ids['rms']}/departures", json={
+        "event_id": "d-forecast", "job_id": running, "at": 1.5}))
+    rms = _ok(api.get(f"/v1/clusters/{ids['rms']}/state"))
+    waiting = _waiting(api, ids["rms"])
+    assert all("median" in j["forecast"] for j in waiting)
+    page.wait.until(lambda _: page.rows("forecasts") == _forecast_rows(waiting, rms["now"]))
     page.shot("queues")
 
     # Moment clusters: threshold, overflow bound per horizon, SLA.
@@ -452,6 +495,68 @@ def test_an_idle_wall_clock_queue_is_healthy_however_far_its_clock_trails(live):
         assert "nothing waits for a clock" in cell.text, (name, cell.text)
     page.go(f"#/queues?c={waits}", "kpi-lag")
     assert "bad" not in page.el("kpi-lag").get_attribute("class").split()
+
+
+# One server that a job of type "whole" fills: every job waits for the one before it, so the
+# forecast of a waiting job's start is exact.
+WHOLE = {"name": "whole", "dimensions": ["cpu", "memory"],
+         "server_pools": [{"name": "m", "count": 1, "capacity": {"cpu": 8, "memory": 8}}],
+         "job_types": [{"name": "whole", "demand": {"cpu": 8, "memory": 8}}],
+         "policy": {"kind": "first_fit_queue", "clock": "client"}}
+
+
+def test_the_queues_page_shows_when_a_waiting_job_is_expected_to_start(live):
+    """Every finished job ran exactly one time unit (b waited for a); r started at 10, so at
+    10.25 it has 0.75 left, and q, waiting behind it, starts at 11 in every simulated future:
+    11 (80%: 11–11), 0.75 from now. Forecasts are read once per version (no redraw without
+    an event reads them again), and for the first 8 waiting jobs only: one listing and 8 GETs."""
+    server, _api, _ids, page = live
+    admin = {"Authorization": f"Bearer {_key(server, 'forecast', 'admin')}"}
+    with httpx.Client(base_url=server.url, headers=admin, timeout=30) as api:
+        cid = _ok(api.post("/v1/clusters", json=WHOLE))["id"]
+        url = f"/v1/clusters/{cid}"
+        for kind, job, at in [("arrivals", "a", 0), ("arrivals", "b", 0.5),
+                              ("departures", "a", 1), ("departures", "b", 2),
+                              ("arrivals", "w0", 3), ("departures", "w0", 4),
+                              ("arrivals", "w1", 5), ("departures", "w1", 6),
+                              ("arrivals", "w2", 7), ("departures", "w2", 8),
+                              ("arrivals", "r", 10), ("arrivals", "q", 10.25)]:
+            body = {"event_id": f"{kind}-{job}", "job_id": job, "at": at}
+            _ok(api.post(f"{url}/{kind}", json=body if kind == "departures" else
+                         {**body, "job_type": "whole"}))
+        q = _ok(api.get(f"{url}/jobs/q"))
+        assert q["status"] == "queued" and q["position"] == 0
+        assert {k: q["forecast"][k] for k in ("median", "low", "high", "finished_jobs")} == \
+            {"median": 11.0, "low": 11.0, "high": 11.0, "finished_jobs": 5}
+
+        _sign_in(page, server, "forecast")
+        page.go(f"#/queues?c={cid}", "forecasts")
+        assert page.rows("forecasts") == [["q", "whole", "0", "10.25", "11 (80%: 11–11)",
+                                           "in 0.75"]]
+        assert _forecast_rows([q], 10.25) == page.rows("forecasts")
+        assert page.text("kpi-now") == "10.25"
+        # Polls with nothing new redraw nothing and read no job again.
+        requests_sent(page.d)
+        polls = int(page.el("status").get_attribute("data-polls"))
+        page.wait.until(lambda _: int(page.el("status").get_attribute("data-polls")) > polls + 2)
+        assert not [u for u in requests_sent(page.d) if "/jobs" in u]
+
+        # More waiting jobs than the page forecasts: the first 8 by id, nine requests in all.
+        page.go("#/overview", "clusters")
+        for i in range(10):
+            _ok(api.post(f"{url}/arrivals", json={"event_id": f"x{i}", "job_id": f"x{i:02}",
+                                                  "job_type": "whole", "at": 10.5}))
+        requests_sent(page.d)
+        page.go(f"#/queues?c={cid}", "forecasts")
+        page.wait.until(lambda _: page.rows("forecasts") ==
+                        _forecast_rows(_waiting(api, cid), 10.5))
+        assert [r[0] for r in page.rows("forecasts")] == ["q", *(f"x{i:02}" for i in range(7))]
+        assert page.rows("forecasts")[0][4:] == ["11 (80%: 11–11)", "in 0.5"]
+        assert "(the first 8 of 11, by job id)" in page.text("page-queues")
+        sent = requests_sent(page.d)
+        assert sorted(httpx.URL(u).path for u in sent if "/jobs" in u) == sorted(
+            [f"{url}/jobs", f"{url}/jobs/q", *(f"{url}/jobs/x{i:02}" for i in range(7))])
+    assert_only_local(sent, server.url)
 
 
 # -- What if ------------------------------------------------------------------------------

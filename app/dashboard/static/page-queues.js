@@ -1,9 +1,11 @@
 // Queued clusters (RMS and the greedy queue baselines): queue length per type over time,
-// weights, dummy jobs, running jobs, clock progress.
+// weights, dummy jobs, running jobs, clock progress, and when the first waiting jobs are
+// expected to start.
 
+import { get } from "./api.js";
 import { lineChart } from "./charts.js";
 import { fmt, h, kpi, panel, table, td } from "./dom.js";
-import { pick, state, tail, tickLagHurts } from "./model.js";
+import { atVersion, pick, state, tail, tickLagHurts } from "./model.js";
 import { clusterPicker } from "./picker.js";
 
 // Queue lengths over the log tail, from the answers alone: a queued arrival adds one to its
@@ -28,6 +30,77 @@ function queueSeries(events, now, types) {
   return out;
 }
 
+// Forecasts per redraw, and pages of the job listing read to find their jobs: at most
+// LISTED + FORECASTS GETs when the cluster's version moved, none when it did not.
+const FORECASTS = 8;
+const LISTED = 2;
+const LIST_LIMIT = 1000;
+
+const sum = (o) => Object.values(o || {}).reduce((a, b) => a + b, 0);
+
+// The first FORECASTS waiting jobs in the listing's order (job id) and their GET .../jobs/{id}
+// answers, which carry a waiting job's forecast (the listing does not); read once per version.
+// One at a time: each forecast is a simulation on the server, within a CPU budget.
+function forecasts(c, st) {
+  return atVersion({ id: c.id, version: st.version }, "forecasts", async () => {
+    const waiting = [];
+    let cursor, pages = 0;
+    while (sum(st.queues) && waiting.length < FORECASTS && pages < LISTED &&
+      (pages === 0 || cursor)) {
+      const page = await get(`/v1/clusters/${c.id}/jobs`, { limit: LIST_LIMIT, cursor });
+      pages += 1;
+      waiting.push(...page.items.filter((j) => j.status === "queued"));
+      cursor = page.next_cursor;
+    }
+    const jobs = [];
+    for (const j of waiting.slice(0, FORECASTS)) {
+      try {
+        jobs.push(await get(`/v1/clusters/${c.id}/jobs/${encodeURIComponent(j.job_id)}`));
+      } catch (err) {
+        if (err.status !== 404) throw err;
+        jobs.push({ ...j, status: "forgotten" });  // finished and forgotten since the listing
+      }
+    }
+    return { jobs, listed: pages * LIST_LIMIT,
+      cut: Boolean(cursor) && waiting.length < FORECASTS };
+  });
+}
+
+// "median (80%: low–high)", the top open when it is beyond the horizon; or why there is none.
+function expected(job) {
+  const f = job.forecast;
+  if (job.status !== "queued") return `${job.status} since the list was read`;
+  if (!f || f.median === undefined) return (f && f.reason) || "no forecast";
+  const high = f.high === undefined ? `beyond ${fmt(f.horizon)}` : fmt(f.high);
+  return `${fmt(f.median)} (${fmt(100 * f.level)}%: ${fmt(f.low)}–${high})`;
+}
+
+// The median against the cluster's now (the time of its last event).
+function fromNow(job, now) {
+  const m = job.forecast && job.forecast.median;
+  if (job.status !== "queued" || m === undefined) return "—";
+  const d = m - now;
+  return d > 0 ? `in ${fmt(d)}` : d < 0 ? `${fmt(-d)} ago` : "now";
+}
+
+function forecastPanel(fc, st) {
+  const waiting = sum(st.queues), shown = fc.jobs.length;
+  const title = "Expected start of waiting jobs" + (!waiting ? "" : shown < waiting ?
+    ` (the first ${fmt(shown)} of ${fmt(waiting)}, by job id)` : ` (${fmt(waiting)})`);
+  return panel(title, shown ? table(["job", "type", "position", "queued at",
+    "expected start: median (80% interval)", "from now"], fc.jobs.map((j) =>
+    h("tr", { "data-testid": `forecast-${j.job_id}` }, td(j.job_id), td(j.job_type),
+      td(j.position ?? "—"), td(j.queued_at ?? "—"),
+      td(expected(j), { "data-testid": "expected-start" }),
+      td(fromNow(j, st.now), { "data-testid": "from-now" }))), { "data-testid": "forecasts" }) :
+    h("p", { class: "muted", "data-testid": "no-waiting" }, waiting ?
+      `None of the first ${fmt(fc.listed)} jobs by id waits.` : "No job waits."),
+  h("p", { class: "muted" }, "In the cluster's time units, as now above: the median and 80% " +
+    "interval of each job's start over futures of the queue simulated from its last event, " +
+    "with the lifetimes of its finished jobs and the arrival rates it has seen" +
+    (fc.cut ? `; waiting jobs among the first ${fmt(fc.listed)} jobs by id only.` : ".")));
+}
+
 export async function render({ params, inv }) {
   const { mine, current: c } = pick(inv.clusters, "queues", params.c);
   if (!c) return h("p", { "data-testid": "page-queues" }, "No queued clusters.");
@@ -36,7 +109,9 @@ export async function render({ params, inv }) {
     : await state(c);
   const types = Object.keys(st.queues || {});
   // The log tail up to exactly the version /state describes, so the two agree.
-  const events = (await tail({ id: c.id, version: st.version })).filter((e) => e.seq <= st.version);
+  const [logged, fc] = await Promise.all([tail({ id: c.id, version: st.version }),
+    forecasts(c, st)]);
+  const events = logged.filter((e) => e.seq <= st.version);
   const series = queueSeries(events, st.queues, types);
   const clock = st.clock || {};
   const opt = (o, t) => (o && t in o ? o[t] : null);
@@ -60,5 +135,6 @@ export async function render({ params, inv }) {
           .map(([k, v]) => `${k} ${v}`).join(", ")}`) : null),
       panel(`Queue length per type over time (the last ${events.length} events)`,
         lineChart({ testid: "chart-queues", xLabel: "cluster time", step: true,
-          series: types.map((t) => ({ name: t, points: series[t] })) }))));
+          series: types.map((t) => ({ name: t, points: series[t] })) }))),
+    forecastPanel(fc, st));
 }
