@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # The operations a busy owner may run only a few of at once, and those that are when the body
 # asks for a dry run: the list the docs give (docs/operations.md, "Request limits").
 EXPENSIVE = {"createCluster", "createReservation", "postEventBatch", "kubeFilter",
-             "kubeFilterKeyed", "kubePrioritize", "kubePrioritizeKeyed"}
+             "kubeFilterKeyed", "kubePrioritize", "kubePrioritizeKeyed", "startWhatIf",
+             "startReservationWhatIf", "getJob"}
 DRY_RUNNABLE = {"postArrival": {"dry_run": True}, "postDeployment": {"dry_run": True},
                 "kubeAdmission": {"request": {"dryRun": True}},
                 "kubeAdmissionKeyed": {"request": {"dryRun": True}}}
