@@ -44,10 +44,10 @@ from app.policies.moments.sla import (
     table_threshold,
     wilson,
 )
+from app.sim.dispatch import dispatch
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import default_arrival_rate, service_engine, service_options
 from app.sim.moments.importance import confidence_text
-from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
 

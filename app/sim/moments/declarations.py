@@ -44,10 +44,10 @@ from scipy import stats
 from app.policies.moments.priors import Prior
 from app.policies.moments.recipe import Recipe, default_arrival_rate
 from app.policies.moments.sla import wilson
+from app.sim.dispatch import dispatch
 from app.sim.moments import paper_scale
 from app.sim.moments.calibrate import confidence
 from app.sim.moments.derive import derive, held_out_args, service_engine
-from app.sim.moments.runs import dispatch
 from app.sim.moments.simulator import simulate
 
 JSON = Path("docs/reproduction/moments/declarations.json")

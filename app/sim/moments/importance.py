@@ -33,7 +33,8 @@ import numpy as np
 
 from app.policies.moments.formulas import HOURS_PER_YEAR
 from app.policies.moments.priors import POPULATION_DELTA, POPULATION_NU, Prior
-from app.sim.moments.runs import dispatch, life_progress, lives
+from app.sim.dispatch import dispatch
+from app.sim.moments.runs import life_progress, lives
 from app.sim.moments.simulator import draw_parameters
 
 CANTELLI_99 = np.sqrt((1 - 0.01) / 0.01)

@@ -31,7 +31,7 @@ from typing import Any, Iterator
 import numpy as np
 from scipy import stats
 
-from app.sim.moments.runs import dispatch
+from app.sim.dispatch import dispatch
 from app.sim.moments.simulator import simulate
 
 RUNS = Path("docs/reproduction/moments/paper_scale_lives_20000_cores.jsonl")

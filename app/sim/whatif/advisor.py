@@ -20,18 +20,20 @@ Objectives (``OBJECTIVES``), each read off a side's summary (measures.py):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from app.families.registry import REGISTRY
 from app.policies.moments.policies import POLICIES
 from app.policies.protocol import PolicyAdapter
 from app.policies.registry import PLACEMENT_ENGINES
 from app.policies.rms import GREEDY
 from app.policies.thor import RESERVATION_POLICIES
-from app.sim.whatif.jobs import JobModel, Logged, logged_lives
+from app.sim.dispatch import dispatch
+from app.sim.whatif.jobs import MODELS, JobModel, Lives, Logged, logged_lives
 from app.sim.whatif.replay import SideResult, interval, run_side, ticker
 
 # objective -> (families it applies to, "higher" or "lower" is better)
@@ -95,8 +97,11 @@ def label(policy: Mapping[str, Any]) -> str:
 @dataclass(frozen=True)
 class Candidate:
     policy: Mapping[str, Any]
-    build: Callable[[], PolicyAdapter[Any]]
     spec: Mapping[str, Any]  # its declaration (the cluster's, with this policy)
+
+
+def build(spec: Mapping[str, Any]) -> PolicyAdapter[Any]:
+    return REGISTRY.family_for(spec["policy"]["kind"]).adapter.build(spec)
 
 
 def score(objective: str, summary: Mapping[str, Any]) -> float | None:
@@ -137,25 +142,33 @@ def constraint_of(family: str, objective: str, spec: Mapping[str, Any],
     return None
 
 
-def advise(build_policy: Callable[[], PolicyAdapter[Any]], options: Sequence[Candidate],
-           model: JobModel, spec: Mapping[str, Any], rows: Sequence[Logged],
-           objective: str, seeds: Sequence[int] = (0,), max_rejection: float | None = None,
-           skipped: Sequence[Mapping[str, Any]] = (),
-           progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def advise(spec: Mapping[str, Any], options: Sequence[Candidate], model: JobModel,
+           rows: Sequence[Logged], objective: str, seeds: Sequence[int] = (0,),
+           max_rejection: float | None = None, skipped: Sequence[Mapping[str, Any]] = (),
+           progress: Callable[[int, int], None] | None = None,
+           scheduler: str | None = None) -> dict[str, Any]:
     """The candidates ``options`` ranked by ``objective`` over ``rows``, with the policy that
-    ran (``build_policy``, declared in ``spec``) among them as the reference; ``skipped``:
-    candidates the caller could not declare, with why."""
+    ran (declared in ``spec``) among them as the reference; ``skipped``: candidates the caller
+    could not declare, with why. The candidates replay one after another here, or on the
+    workers of the Dask cluster at ``scheduler`` (app/sim/dispatch.py): the same figures
+    either way."""
     better = OBJECTIVES[objective][1]
     constraint = constraint_of(model.name, objective, spec, max_rejection)
     lives = logged_lives(model, rows)
     tick = ticker(len(rows) * (1 + len(options)), progress)
-    current = Candidate(spec["policy"], build_policy, spec)
-    base = run_side(build_policy, model, spec, rows, lives, seeds[0], tick)
+    current = Candidate(spec["policy"], spec)
+    base = run_side(lambda: build(spec), model, spec, rows, lives, seeds[0], tick)
     base_score = score(objective, base.summary)
+    if scheduler is None:
+        results = (candidate_runs((o.spec, model.name, rows, lives, seeds), tick)
+                   for o in options)
+    else:
+        results = _reported(dispatch(candidate_runs, [(o.spec, model.name, rows, lives, seeds)
+                                                      for o in options], scheduler=scheduler),
+                            len(rows), len(rows) * (1 + len(options)), progress)
     ranked = []
-    for option in (current, *options):
+    for option, runs in zip((current, *options), _with_base(base, results), strict=True):
         is_current = option is current
-        runs = [base] if is_current else _runs(option, model, rows, lives, seeds, tick)
         mean = interval(score(objective, r.summary) for r in runs)
         drew = len(runs) > 1
         value = None if mean is None else mean["mean"]
@@ -178,12 +191,33 @@ def advise(build_policy: Callable[[], PolicyAdapter[Any]], options: Sequence[Can
             "statement": statement(objective, better, ranked, rows)}
 
 
-def _runs(option: Candidate, model: JobModel, rows: Sequence[Logged], lives: Any,
-          seeds: Sequence[int], tick: Callable[[int], None]) -> list[SideResult]:
-    first = run_side(option.build, model, option.spec, rows, lives, seeds[0], tick)
+def _reported(results: Iterable[list[SideResult]], rows: int, total: int,
+              progress: Callable[[int, int], None] | None) -> Iterator[list[SideResult]]:
+    """Progress once a candidate's runs are back (a remote replay reports nothing itself)."""
+    for done, runs in enumerate(results, 2):
+        if progress is not None:
+            progress(done * rows, total)
+        yield runs
+
+
+def _with_base(base: SideResult, results: Iterable[list[SideResult]]
+               ) -> Iterator[list[SideResult]]:
+    yield [base]
+    yield from results
+
+
+def candidate_runs(job: tuple[Mapping[str, Any], str, Sequence[Logged], Lives, Sequence[int]],
+                   tick: Callable[[int], None] | None = None) -> list[SideResult]:
+    """One candidate's replays (``job``: its declaration, the family's job model by name, the
+    window's rows and lives, the seeds): under the first seed, and under the others only if
+    it drew lifetimes (else every seed gives the same run). A plain function of plain data,
+    so a Dask worker can run it."""
+    spec, model_name, rows, lives, seeds = job
+    model = MODELS[model_name]
+    first = run_side(lambda: build(spec), model, spec, rows, lives, seeds[0], tick)
     if not first.assumptions.get("lifetime_drawn"):
-        return [first]  # no lifetime was drawn: every seed gives this run
-    return [first] + [run_side(option.build, model, option.spec, rows, lives, s)
+        return [first]
+    return [first] + [run_side(lambda: build(spec), model, spec, rows, lives, s)
                       for s in seeds[1:]]
 
 

@@ -52,13 +52,15 @@ def read_log(engine: Engine, cluster_id: str, window: dict[str, Any]) -> Iterato
 
 
 def run_request(spec: dict[str, Any], request: dict[str, Any], rows: list[Logged],
-                progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                progress: Callable[[int, int], None] | None = None,
+                scheduler: str | None = None) -> dict[str, Any]:
     """The what-if of ``request`` (its ``declaration``: the alternative's spec as the API
-    stored it; ``seeds``; ``differences``) over ``rows`` of a cluster declared ``spec``."""
+    stored it; ``seeds``; ``differences``) over ``rows`` of a cluster declared ``spec``; an
+    advisor's candidates on the Dask cluster at ``scheduler``, if given."""
     family = REGISTRY.family_for(spec["policy"]["kind"])
     window = request.get("window") or {}
     if "advise" in request:
-        return _advice(family, spec, request, rows, progress)
+        return _advice(family, spec, request, rows, progress, scheduler)
     alternative = request["declaration"]
     out = what_if(lambda: family.adapter.build(spec), lambda: family.adapter.build(alternative),
                   MODELS[family.name], spec, rows, seeds=request.get("seeds") or [0],
@@ -70,16 +72,18 @@ def run_request(spec: dict[str, Any], request: dict[str, Any], rows: list[Logged
 
 
 def _advice(family: Any, spec: dict[str, Any], request: dict[str, Any], rows: list[Logged],
-            progress: Callable[[int, int], None] | None) -> dict[str, Any]:
+            progress: Callable[[int, int], None] | None,
+            scheduler: str | None = None) -> dict[str, Any]:
     """An advisor run: ``request["candidates"]`` (each a policy and its declaration, as the API
-    checked them) ranked by ``request["advise"]``'s objective."""
-    adapter, advise_ = family.adapter, request["advise"]
-    options = [Candidate(c["policy"], (lambda d=c["declaration"]: adapter.build(d)),
-                         c["declaration"]) for c in request["candidates"]]
-    advice = advise(lambda: adapter.build(spec), options, MODELS[family.name], spec, rows,
-                    advise_["objective"], seeds=request.get("seeds") or [0],
+    checked them) ranked by ``request["advise"]``'s objective, on the Dask cluster at
+    ``scheduler`` if one is configured."""
+    advise_ = request["advise"]
+    options = [Candidate(c["policy"], c["declaration"]) for c in request["candidates"]]
+    advice = advise(spec, options, MODELS[family.name], rows, advise_["objective"],
+                    seeds=request.get("seeds") or [0],
                     max_rejection=advise_.get("max_rejection"),
-                    skipped=request.get("skipped") or [], progress=progress)
+                    skipped=request.get("skipped") or [], progress=progress,
+                    scheduler=scheduler)
     return {"events": len(rows), "first_seq": rows[0].seq if rows else None,
             "last_seq": rows[-1].seq if rows else None, "seeds": request.get("seeds") or [0],
             "advice": advice}
@@ -87,7 +91,7 @@ def _advice(family: Any, spec: dict[str, Any], request: dict[str, Any], rows: li
 
 class Run:
     def __init__(self, settings: Settings, run_id: str, worker: str):
-        self.engine = make_engine(settings)
+        self.engine, self.settings = make_engine(settings), settings
         self.id, self.worker = run_id, worker
         t = WhatIf.__table__
         with self.engine.connect() as conn:
@@ -104,7 +108,8 @@ class Run:
         def progress(done: int, total: int) -> None:
             # Both sides' events, counted as the window's: the bar reaches the total once.
             self._write(events_done=min(len(rows), done * len(rows) // max(total, 1)))
-        result = run_request(self.spec, self.request, rows, progress)
+        result = run_request(self.spec, self.request, rows, progress,
+                             self.settings.dask_scheduler)
         self._write(status="done", result=result, events_done=len(rows), lease_until=None,
                     finished_at=utcnow())
         return result

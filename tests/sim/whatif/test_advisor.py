@@ -5,7 +5,6 @@ constraint), the policy that ran is the reference, and the sentence says what th
 from __future__ import annotations
 
 import math
-from functools import partial
 
 import pytest
 
@@ -28,7 +27,7 @@ def options(spec, family):
     out = []
     for p in advisor.candidates(family, spec["policy"]):
         declared = with_policy(spec, p)
-        out.append(advisor.Candidate(p, partial(adapter, declared), declared))
+        out.append(advisor.Candidate(p, declared))
     return out
 
 
@@ -48,7 +47,7 @@ def test_each_candidate_scores_what_its_own_what_if_gives(objective: str) -> Non
     spec = stored(cluster_spec(name="c", policy={"kind": "first_fit"}, servers=3))
     rows = record(spec, placement_events(500, 7))
     opts = options(spec, "placement")
-    out = advisor.advise(lambda: adapter(spec), opts, MODELS["placement"], spec, rows, objective,
+    out = advisor.advise(spec, opts, MODELS["placement"], rows, objective,
                          seeds=[0, 1, 2])
     ranking = out["ranking"]
     assert len(ranking) == len(opts) + 1 and [c["rank"] for c in ranking] == list(range(1, len(opts) + 2))
@@ -59,7 +58,7 @@ def test_each_candidate_scores_what_its_own_what_if_gives(objective: str) -> Non
         if c["is_current"]:
             continue
         o = next(o for o in opts if advisor.label(o.policy) == c["label"])
-        alone = what_if(lambda: adapter(spec), o.build, MODELS["placement"], spec, rows,
+        alone = what_if(lambda: adapter(spec), lambda o=o: adapter(o.spec), MODELS["placement"], spec, rows,
                         seeds=[0, 1, 2])
         scores = [advisor.score(objective, alone["alternative"]["summary"])]
         if alone["random"]:
@@ -82,10 +81,10 @@ def test_a_rejection_budget_ranks_those_that_keep_it_first() -> None:
     spec = stored(cluster_spec(name="c", policy={"kind": "dra"}, servers=3))
     rows = record(spec, placement_events(500, 8))
     opts = options(spec, "placement")
-    free = advisor.advise(lambda: adapter(spec), opts, MODELS["placement"], spec, rows, "reward_rate")
+    free = advisor.advise(spec, opts, MODELS["placement"], rows, "reward_rate")
     rejection = sorted(1 - c["summary"]["acceptance"] for c in free["ranking"])
     budget = (rejection[1] + rejection[-2]) / 2  # some keep it, some do not
-    out = advisor.advise(lambda: adapter(spec), opts, MODELS["placement"], spec, rows,
+    out = advisor.advise(spec, opts, MODELS["placement"], rows,
                          "reward_rate", max_rejection=budget)
     assert out["constraint"] == {"max_rejection": budget}
     kept = [c["meets_constraint"] for c in out["ranking"]]
@@ -97,8 +96,7 @@ def test_a_rejection_budget_ranks_those_that_keep_it_first() -> None:
 def test_queue_waits_rank_lowest_first() -> None:
     spec = queue_spec("rms")
     rows = queue_log(spec, 150, 5)
-    out = advisor.advise(lambda: adapter(spec), options(spec, "queues"), MODELS["queues"], spec,
-                         rows, "queue_wait")
+    out = advisor.advise(spec, options(spec, "queues"), MODELS["queues"], rows, "queue_wait")
     assert out["better"] == "lower"
     waits = [c["score"] for c in out["ranking"] if c["score"] is not None]
     assert waits == sorted(waits) and len(waits) == len(out["ranking"])
@@ -110,10 +108,9 @@ def test_reservation_cost_only_among_policies_that_keep_epsilon() -> None:
     spec = stored(body)
     rows = record(spec, [{"kind": "observation", "period": t,
                           "demand": {"cpu": 10 + 3 * math.sin(t) + (t % 5)}} for t in range(200)])
-    opts = [advisor.Candidate(p, partial(adapter, d), d)
-            for p in advisor.candidates("reservations", spec["policy"])
-            for d in [stored({**body, "policy": p})]]
-    out = advisor.advise(lambda: adapter(spec), opts, MODELS["reservations"], spec, rows,
+    opts = [advisor.Candidate(p, stored({**body, "policy": p}))
+            for p in advisor.candidates("reservations", spec["policy"])]
+    out = advisor.advise(spec, opts, MODELS["reservations"], rows,
                          "cost_per_period")
     assert out["constraint"] == {"violation_rate_at_most_epsilon": True}
     for c in out["ranking"]:
@@ -122,3 +119,22 @@ def test_reservation_cost_only_among_policies_that_keep_epsilon() -> None:
         assert c["interval"] is None and c["assumptions"] == {}  # demand is exogenous
     kept = [c["score"] for c in out["ranking"] if c["meets_constraint"]]
     assert kept == sorted(kept)
+
+
+def test_on_a_dask_cluster_the_advice_is_the_same() -> None:
+    import distributed
+
+    spec = stored(cluster_spec(name="c", policy={"kind": "first_fit"}, servers=3))
+    rows = record(spec, placement_events(300, 9))
+    opts = options(spec, "placement")
+    here = advisor.advise(spec, opts, MODELS["placement"], rows, "reward_rate", seeds=[0, 1])
+    ticks = []
+    # Worker processes (not threads): each candidate is pickled to another interpreter.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  scheduler_port=0, dashboard_address=None,
+                                  death_timeout=120) as cluster:
+        there = advisor.advise(spec, opts, MODELS["placement"], rows, "reward_rate",
+                               seeds=[0, 1], scheduler=cluster.scheduler_address,
+                               progress=lambda done, total: ticks.append((done, total)))
+    assert there == here
+    assert ticks[-1] == (len(rows) * (len(opts) + 1), len(rows) * (len(opts) + 1))
