@@ -64,8 +64,13 @@ class Side:
     """One engine fed the window, with the counterfactual bookkeeping of module docstring."""
 
     def __init__(self, adapter: PolicyAdapter[Any], model: JobModel, spec: Mapping[str, Any],
-                 lives: Lives, rng: np.random.Generator):
+                 lives: Lives, rng: np.random.Generator,
+                 known: Mapping[str, float] | None = None):
+        """``known``: lifetimes the log does not show but the caller knows (a trace replay's
+        own durations, for checking the replay against the simulator): a job only this
+        side admits takes its own from there instead of a drawn one."""
         self.adapter, self.model, self.lives, self.rng = adapter, model, lives, rng
+        self.known = known
         self.measures = Measures(model, spec)
         self.heap: list[tuple[float, int, str]] = []  # (end, order, job) of scheduled ends
         self.started: dict[str, float] = {}  # job -> when this side started it
@@ -184,7 +189,8 @@ class Side:
         self.only_here.add(job)
         if self.model.name == "moments":
             self.counts["held_at_arrival_size"] += 1
-        length = self._draw(self.lives.jobs[job].type)
+        length = self.known[job] if self.known is not None else \
+            self._draw(self.lives.jobs[job].type)
         if length is None:
             self.counts["never_ends"] += 1
             return
@@ -201,8 +207,9 @@ class Side:
 
 def run_side(build: Callable[[], PolicyAdapter[Any]], model: JobModel, spec: Mapping[str, Any],
              rows: Sequence[Logged], lives: Lives, seed: int,
-             on_row: Callable[[int], None] | None = None) -> SideResult:
-    side = Side(build(), model, spec, lives, np.random.default_rng(seed))
+             on_row: Callable[[int], None] | None = None,
+             known: Mapping[str, float] | None = None) -> SideResult:
+    side = Side(build(), model, spec, lives, np.random.default_rng(seed), known)
     answers = []
     for i, row in enumerate(rows):
         answers.append(side.feed(row))
