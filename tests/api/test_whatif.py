@@ -174,3 +174,17 @@ def test_a_reservation_stream_what_if(db_url):
         assert cpu["epsilon"] == 0.1 and cpu["violation_rate"] is not None
         # A stream's runs are not a cluster's route.
         assert_problem(client.get(f"/v1/clusters/{rid}/what-if"), 409, "wrong_cluster_kind")
+        # The advisor on a stream: the other kinds by cost, among those that keep ε.
+        r = client.post(f"/v1/reservations/{rid}/what-if", json={"advise": {}})
+        assert r.status_code == 202, r.text
+        advice = wait_done(client, r.headers["location"])["result"]["advice"]
+        assert advice["objective"] == "cost_per_period" and advice["better"] == "lower"
+        assert {c["policy"]["kind"] for c in advice["ranking"]} == {
+            "thor", "quantile_tracking", "ftl", "percentile"}
+        percentile = next(c for c in advice["ranking"] if c["policy"] == {"kind": "percentile"})
+        assert percentile["score"] == res["alternative"]["summary"]["cost_per_period"]
+        kept = [c["score"] for c in advice["ranking"] if c["meets_constraint"]]
+        assert kept == sorted(kept)
+        for c in advice["ranking"]:
+            assert c["meets_constraint"] == (
+                c["summary"]["reservations"]["cpu"]["violation_rate"] <= 0.1)
