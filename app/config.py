@@ -8,6 +8,8 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.store import multihost
+
 # The embedded default: a SQLite file in the working directory, so `headroom serve` runs on a
 # machine with no database server. Production uses postgresql+psycopg://...
 DEFAULT_DATABASE_URL = "sqlite:///./headroom.db"
@@ -52,6 +54,9 @@ class Settings(BaseSettings):
     lock_timeout_ms: int = Field(5_000, ge=1)
     # Postgres: no single statement may run longer; bounds how long any request holds a lock.
     statement_timeout_ms: int = Field(30_000, ge=1)
+    # Postgres: how long libpq tries each host of the URL before the next (a multi-host URL
+    # tries them all), and so how long a request waits for a database that does not answer.
+    connect_timeout_seconds: int = Field(5, ge=1, le=600)
     # How often each process's background loop fires the clocks of wall-clock queued clusters
     # (RMS). 0 turns the loop off: then only POST .../tick moves them.
     tick_interval_seconds: float = Field(1.0, ge=0, le=3600)
@@ -100,11 +105,12 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _normalise_database_url(cls, v: str) -> str:
-        # Accept the URLs people paste from elsewhere; we always drive Postgres with psycopg 3.
+        # Accept the URLs people paste from elsewhere; we always drive Postgres with psycopg 3,
+        # and libpq's multi-host lists (a Patroni cluster's nodes) in the form SQLAlchemy reads.
         for prefix in ("postgres://", "postgresql://"):
             if v.startswith(prefix):
-                return "postgresql+psycopg://" + v[len(prefix):]
-        return v
+                v = "postgresql+psycopg://" + v[len(prefix):]
+        return multihost.normalise(v)
 
     @field_validator("metrics_token")
     @classmethod

@@ -119,6 +119,9 @@ _TABLE = (
     # Bugs, said loudly
     ErrorCode("state_divergence", 500, "Engine state diverged from the log",
               "Replaying the log gave another decision than the one recorded."),
+    ErrorCode("database_went_backwards", 500, "Database went backwards",
+              "The database holds an older version of the cluster than this process already "
+              "saw committed (a failover or restore lost commits); nothing was decided."),
     ErrorCode("internal_error", 500, "Internal error",
               "The server failed to handle the request; it was logged."),
 )
@@ -282,6 +285,14 @@ class StateDivergence(HeadroomError):
     """Replaying the log produced another decision than the one recorded: a bug, said loudly."""
 
     code = "state_divergence"
+
+
+class DatabaseWentBackwards(HeadroomError):
+    """The cluster's committed version in the database is below one this process saw: the
+    database lost commits (an asynchronous replica promoted, a restored backup). Deciding on
+    would fork the log, seq for seq, from the answers already given: refused, loudly."""
+
+    code = "database_went_backwards"
 
 
 def at_event(exc: HeadroomError, index: int, event_id: str) -> HeadroomError:

@@ -31,7 +31,7 @@ PINNED = {
     "precondition_failed": 412,
     "rate_limited": 429, "concurrency_limited": 429,
     "cluster_busy": 503, "shutting_down": 503, "database_unavailable": 503,
-    "state_divergence": 500, "internal_error": 500,
+    "state_divergence": 500, "database_went_backwards": 500, "internal_error": 500,
 }
 
 # Where the sources name a code: a class's ``code = "..."``, a problem made from the table

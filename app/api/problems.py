@@ -9,7 +9,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import iter_route_contexts
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import redact
@@ -206,15 +207,29 @@ def install(app: FastAPI) -> None:
         return problem(exc.status_code, code, CODES[code].title, str(exc.detail),
                        request.url.path, headers=headers)
 
-    @app.exception_handler(OperationalError)
-    async def _database_down(request: Request, exc: OperationalError) -> JSONResponse:
+    def _database_down(request: Request, what: str) -> JSONResponse:
         # Connection refused or dropped (a restarting database, a failover). If it dropped
         # during COMMIT the outcome is unknown to us, but a retry with the same event id
         # returns the logged decision if there is one, so retrying is always safe.
-        log.warning("database unavailable: %s", type(exc.orig).__name__ if exc.orig else exc)
+        log.warning("database unavailable: %s", what)
         return coded("database_unavailable", "the database could not be reached; retrying "
                      "with the same event_id is safe", request.url.path,
                      headers={"Retry-After": "1"})
+
+    @app.exception_handler(DBAPIError)
+    async def _database_error(request: Request, exc: DBAPIError) -> JSONResponse:
+        # OperationalError: the connection (or the server) failed. connection_invalidated:
+        # any other error that app/store/db.py counts as a lost connection (a demoted,
+        # read-only node). Everything else is a bug: 500, logged.
+        if isinstance(exc, OperationalError) or exc.connection_invalidated:
+            return _database_down(request, type(exc.orig).__name__ if exc.orig else str(exc))
+        return await _unexpected(request, exc)
+
+    @app.exception_handler(PoolTimeout)
+    async def _pool_exhausted(request: Request, exc: PoolTimeout) -> JSONResponse:
+        # Every pooled connection stayed busy (or connecting) past the pool's timeout: the
+        # database is too slow to reach, as far as the client is concerned.
+        return _database_down(request, "connection pool timed out")
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -29,6 +29,7 @@ from datetime import timedelta
 from typing import IO, Any
 
 from sqlalchemy import Column, Table, or_, select, update
+from sqlalchemy.exc import OperationalError
 
 from app import redact
 from app.service.context import ServiceContext
@@ -185,7 +186,10 @@ class Loop:
         while not self._stop.wait(self.interval):
             try:
                 self.run_once()
-            except Exception:  # a bad pass must not end the loop (the database may be down)
+            except OperationalError as exc:  # the database is down or failing over
+                logging.getLogger(f"headroom.{self.name}").warning(
+                    "background pass skipped: database unavailable (%s)", type(exc.orig).__name__)
+            except Exception:  # a bad pass must not end the loop
                 logging.getLogger(f"headroom.{self.name}").exception("background pass failed")
 
     def run_once(self) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import Connection, delete, insert, select
 from sqlalchemy.orm import Session
 
-from app.errors import StateDivergence
+from app.errors import DatabaseWentBackwards, StateDivergence
 from app.families.base import Family
 from app.metrics import Metrics
 from app.policies.errors import PolicyError
@@ -64,15 +64,33 @@ class EngineCache:
         self.capacity = capacity
         self.verify_every = verify_every  # on hot catch-up; full loads check every event
         self._items: OrderedDict[str, Loaded] = OrderedDict()
+        # The highest committed version this process has seen of each cluster (read under
+        # the row lock, or committed by itself). Kept apart from the cache, which evicts and
+        # lends out engines: a version below it means the database lost commits.
+        self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
         self.loads = 0  # full loads (snapshot + replay), for tests and metrics
         self.metrics = metrics
 
     def checkout(self, conn: Executor, cluster: ClusterRow) -> Loaded:
         with self._lock:
-            item = self._items.pop(cluster.id, None)
+            seen = self._seen.get(cluster.id, 0)
+            if cluster.version < seen:
+                self._items.pop(cluster.id, None)
+            else:
+                self._seen[cluster.id] = cluster.version
+                item = self._items.pop(cluster.id, None)
+        if cluster.version < seen:
+            # Not a cache to drop: answers up to ``seen`` were given from commits the
+            # database no longer has, and deciding again would reuse their seqs.
+            log.error("database went backwards", extra={
+                "cluster_id": cluster.id, "seen_version": seen, "version": cluster.version})
+            raise DatabaseWentBackwards(
+                f"cluster {cluster.id}: the database is at version {cluster.version}, but "
+                f"this process saw version {seen} committed; the database lost commits "
+                "(a failover to a replica that was behind, or a restore)")
         if item is not None and item.version > cluster.version:
-            item = None  # a transaction that produced it never committed
+            item = None  # unreachable while _seen holds: only committed engines check in
         if full_load := item is None:
             item = self._load(conn, cluster)
         if self.metrics is not None:
@@ -88,7 +106,10 @@ class EngineCache:
             return self._items.get(cluster_id)
 
     def checkin(self, cluster_id: str, item: Loaded) -> None:
+        """``item`` is at a committed version (its transaction committed, or wrote nothing)."""
         with self._lock:
+            if item.version > self._seen.get(cluster_id, 0):
+                self._seen[cluster_id] = item.version
             current = self._items.get(cluster_id)
             if current is not None and current.version >= item.version:
                 return
@@ -98,6 +119,8 @@ class EngineCache:
                 self._items.popitem(last=False)
 
     def forget(self, cluster_id: str) -> None:
+        """The cluster was deleted (or a test wants a cold load): drop its engine; a deleted
+        cluster's versions are never compared again."""
         with self._lock:
             self._items.pop(cluster_id, None)
 

@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from app import tracing
 from app.errors import ClusterNotFound, HeadroomError
@@ -106,7 +107,10 @@ class TickLoop:
             started = time.monotonic()
             try:
                 self.run_once()
-            except Exception:  # a bad pass must not end the loop (the database may be down)
+            except OperationalError as exc:  # the database is down or failing over: the
+                # next pass fires what is due; an ERROR with a traceback would page for a pause
+                log.warning("tick pass skipped: database unavailable (%s)", type(exc.orig).__name__)
+            except Exception:  # a bad pass must not end the loop
                 log.exception("tick pass failed")
             self.ctx.metrics.tick_pass(time.monotonic() - started)
 

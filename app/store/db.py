@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.config import Settings
@@ -33,17 +34,46 @@ def make_engine(settings: Settings) -> Engine:
                                json_serializer=json_text)
         _sqlite_immediate_transactions(engine)
         return engine
-    return create_engine(
+    connect_args: dict[str, Any] = {
+        # A cluster's lock is held only for one decision; waiting longer than this means
+        # something is stuck, and the client is better told (503) than left hanging.
+        "options": f"-c lock_timeout={settings.lock_timeout_ms} "
+                   f"-c statement_timeout={settings.statement_timeout_ms}",
+        # A host that does not answer (a node that died with its network) is given up on,
+        # and the next host of a multi-host URL tried, after this long.
+        "connect_timeout": settings.connect_timeout_seconds,
+        # statement_timeout is the server's clock: a server that vanished mid-statement is
+        # noticed by TCP keepalives instead, within 5 + 3 * 3 = 14 s of silence.
+        "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 3, "keepalives_count": 3,
+    }
+    query = make_url(url).query
+    engine = create_engine(
         url,
         json_serializer=json_text,
         pool_size=20,
         max_overflow=20,
         pool_pre_ping=True,
-        # A cluster's lock is held only for one decision; waiting longer than this means
-        # something is stuck, and the client is better told (503) than left hanging.
-        connect_args={"options": f"-c lock_timeout={settings.lock_timeout_ms} "
-                                  f"-c statement_timeout={settings.statement_timeout_ms}"},
+        connect_args={k: v for k, v in connect_args.items() if k not in query},
     )
+    _invalidate_on_failover(engine)
+    return engine
+
+
+# SQLSTATEs after which a connection is worth nothing, though psycopg may not have marked it
+# broken: the server shutting down or crashed (57P01-57P03), or a node that became read-only
+# (25006: it was demoted; target_session_attrs=read-write chose it when it was the primary).
+FAILOVER_SQLSTATES = frozenset({"57P01", "57P02", "57P03", "25006"})
+
+
+def _invalidate_on_failover(engine: Engine) -> None:
+    """Treat those errors as disconnects: SQLAlchemy then drops the connection, and with it
+    every pooled connection older than it, which were to the same failed primary; the next
+    checkout connects afresh (libpq picks the new primary) instead of reusing a dead one."""
+
+    @event.listens_for(engine, "handle_error")
+    def _handle_error(context: ExceptionContext) -> None:
+        if getattr(context.original_exception, "sqlstate", None) in FAILOVER_SQLSTATES:
+            context.is_disconnect = True
 
 
 def _sqlite_immediate_transactions(engine: Engine) -> None:
@@ -54,7 +84,7 @@ def _sqlite_immediate_transactions(engine: Engine) -> None:
     """
 
     @event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record):  # noqa: ANN001
+    def _connect(dbapi_conn, _record):
         dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA foreign_keys=ON")
@@ -63,7 +93,7 @@ def _sqlite_immediate_transactions(engine: Engine) -> None:
         cur.close()
 
     @event.listens_for(engine, "begin")
-    def _begin(conn):  # noqa: ANN001
+    def _begin(conn):
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
