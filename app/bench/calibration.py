@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import multiprocessing as mp
 import os
@@ -48,6 +49,7 @@ DRIVEN = {"capacity_cores": 2000, "sla": 1e-4, "policy": {"kind": "second_moment
 CALIBRATED_CORES, CALIBRATED_SLA = 1000, 1e-3
 POPULATION = 200  # live deployments the driver keeps the driven cluster near
 HOURS_PER_REQUEST = 0.01  # the driver's clock: `at` moves on this much per request
+WINDOW = 5.0  # seconds per entry of a phase's p99_ms_by_window
 CLK_TCK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
@@ -71,6 +73,8 @@ def _stat(pid: int) -> ProcStat | None:
     except OSError:  # gone meanwhile
         return None
     rest = text[text.rindex(")") + 2:].split()  # fields 3.. (comm may hold spaces)
+    if rest[0] == "Z":  # exited, not yet reaped: its times are about to vanish with it
+        return None
     return ProcStat(pid, int(rest[1]), (int(rest[11]) + int(rest[12])) / CLK_TCK,
                     int(rest[16]), cmdline)
 
@@ -98,9 +102,10 @@ class CpuSample:
     machine_busy_s: float
 
     @staticmethod
-    def take(server_pid: int) -> CpuSample:
+    def take(server_pid: int, child: str = CHILD) -> CpuSample:
+        """``child``: the module the background children run."""
         tree = process_tree(server_pid)
-        roots = {s.pid for s in tree if CHILD in s.cmdline}
+        roots = {s.pid for s in tree if child in s.cmdline}
         under = {s.pid: s.ppid for s in tree}
 
         def child_of(pid: int) -> int | None:
@@ -283,7 +288,19 @@ class Phase:
             "server_cpu_share": round(self.server_cpu_s / seconds, 3) if seconds else 0.0,
             "machine_busy_cores": round(self.machine_busy_s / seconds, 2) if seconds else 0.0,
             "load1": round(self.load1, 2),
+            "p99_ms_by_window": self.windows(WINDOW),
         }
+
+    def windows(self, width: float) -> list[float]:
+        """p99 (ms) of the requests sent in each ``width``-second window of the phase: where
+        in the phase the slow answers were."""
+        out = []
+        t = self.start
+        while t < self.end:
+            lat = [s[1] for s in self.samples if t <= s[0] < t + width and s[1] is not None]
+            out.append(round(float(np.percentile(lat, 99)), 1) if lat else 0.0)
+            t += width
+        return out
 
 
 class Samples:
@@ -318,11 +335,24 @@ def _wait(predicate: Callable[[], bool], seconds: float, what: str) -> None:
         time.sleep(0.1)
 
 
-def measure(phase: Phase, server_pid: int, seconds: float) -> None:
-    before = CpuSample.take(server_pid)
+def measure(phase: Phase, server_pid: int, seconds: float | None, child: str = CHILD,
+            until: Callable[[], bool] | None = None, limit: float = 600.0) -> None:
+    """Measure ``phase`` over ``seconds``, or (None) until ``until()`` holds, at most
+    ``limit`` seconds."""
+    before = CpuSample.take(server_pid, child)
     phase.start = time.monotonic()
-    time.sleep(seconds)
-    after = CpuSample.take(server_pid)
+    peak: dict[int, float] = {}  # each child's CPU when last seen alive
+    if seconds is not None:
+        time.sleep(seconds)
+    else:
+        assert until is not None
+        while not until() and time.monotonic() - phase.start < limit:
+            for pid, cpu in CpuSample.take(server_pid, child).children.items():
+                peak[pid] = max(cpu, peak.get(pid, 0.0))
+            time.sleep(0.25)
+    after = CpuSample.take(server_pid, child)
+    # A child that ended with the phase is gone from the last sample: count it as last seen.
+    after = dataclasses.replace(after, children={**peak, **after.children})
     phase.end = time.monotonic()
     phase.load1 = os.getloadavg()[0]
     phase.child_cpu_s = children_cpu(before, after)
@@ -436,9 +466,13 @@ def print_table(out: dict[str, Any]) -> None:
     print(f"1 worker, 1 calibration worker, lives {out['calibration_lives'] or 'default'}; "
           f"{out['rate']:g} requests/s to a {out['driven']['capacity_cores']}-core moment "
           f"cluster; {out['cpus']} CPUs")
+    print_phases(out["phases"])
+
+
+def print_phases(phases: list[dict[str, Any]]) -> None:
     print(f"{'round':>5} {'phase':11} {'dec/s':>7} {'p50 ms':>8} {'p99 ms':>8} {'x quiet':>7} "
           f"{'errors':>6} {'child CPU':>9} {'server CPU':>10} {'busy cores':>10} {'load':>5}")
-    for p in out["phases"]:
+    for p in phases:
         ratio = "" if p.get("p99_vs_quiet") is None else f"{p['p99_vs_quiet']:.2f}"
         print(f"{p['round']:5d} {p['phase']:11} {p['decisions_per_s']:7.1f} {p['p50_ms']:8.2f} "
               f"{p['p99_ms']:8.2f} {ratio:>7} "
@@ -461,10 +495,11 @@ def plot(path: Path, out: dict[str, Any]) -> None:
                                       sharex=True)
     top.bar(x, [p["p99_ms"] for p in phases], color=colours)
     top.set_ylabel("decision p99 (ms)")
-    top.set_title(f"{out['rate']:g} requests/s: quiet (blue), calibrating (orange)")
+    child = out.get("child", "calibration")
+    top.set_title(f"{out['rate']:g} requests/s: quiet (blue), {child} running (orange)")
     width = 0.4
     bottom.bar([i - width / 2 for i in x], [p["child_cpu_share"] for p in phases], width,
-               label="calibration child", color="tab:orange")
+               label=f"{child} child", color="tab:orange")
     bottom.bar([i + width / 2 for i in x], [p["server_cpu_share"] for p in phases], width,
                label="server process", color="tab:gray")
     bottom.set_ylabel("CPU share (1 = one core)")

@@ -6,8 +6,8 @@ row has ``status`` (queued, running, done, failed, cancelled), ``worker`` and ``
 ``attempts``, ``error`` and ``started_at`` / ``updated_at``. ``Leases`` claims a queued row (or
 one whose lease expired: its process died) with a conditional UPDATE, so exactly one process
 wins; the parent renews the lease every pass. ``Child`` is the computation: a ``python -m``
-module given the job's key and the worker's name, at nice 19 so a decision on the same cores
-always comes first, killed with its parent (PR_SET_PDEATHSIG) so a dead process's job is free
+module given the job's key and the worker's name, in the idle scheduling class at nice 19 so
+a decision on the same cores always comes first, killed with its parent (PR_SET_PDEATHSIG) so a dead process's job is free
 again when its lease runs out. ``Pool`` tends a process's children: renews, reaps, requeues a
 failed one until it has failed ``max_attempts`` times.
 """
@@ -44,8 +44,12 @@ PR_SET_PDEATHSIG = 1
 
 
 def _die_with_parent() -> None:
-    """In the child, before exec: lowest priority, and SIGKILL when the parent dies."""
+    """In the child, before exec: lowest priority, and SIGKILL when the parent dies. Nice 19
+    alone still lets the child finish its time slice when a decision's thread wakes; in the
+    idle class (SCHED_IDLE) a waking task of any other class takes the core at once."""
     os.nice(19)
+    if hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     if _LIBC is not None:
         _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 

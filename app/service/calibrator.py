@@ -17,8 +17,8 @@ A moment cluster declared without a threshold, and not in the table, is stored w
    jobs (or ones whose lease expired: their process died) while it runs fewer than
    ``HEADROOM_CALIBRATION_WORKERS`` (background.py's Pool and Leases).
 
-A calibration runs in a child process (app/sim/moments/background.py) at nice 19, which dies
-with its parent; its lease then expires, and another process (or this one, restarted) resumes
+A calibration runs in a child process (app/sim/moments/background.py) in the idle CPU class
+at nice 19, which dies with its parent; its lease then expires, and another process (or this one, restarted) resumes
 it from the candidates it had finished.
 """
 
