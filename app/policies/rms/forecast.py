@@ -157,9 +157,10 @@ def _sample(sim: QueueScheduler, job_id: str, history: History, rng: np.random.G
         else:
             _, j = heapq.heappop(arrivals)
             made += 1
-            answer = sim.arrive(f"~forecast-{made}", types[j], t)
+            new = f"forecast {made}"  # a space: no job id the API takes can be it
+            answer = sim.arrive(new, types[j], t)
             if answer.get("decision") == "started":
-                heapq.heappush(ends, (t + history.lifetime(j, rng), f"~forecast-{made}"))
+                heapq.heappush(ends, (t + history.lifetime(j, rng), new))
             heapq.heappush(arrivals, (t + rng.exponential(1.0 / history.rates[j]), j))
         for s in answer.get("started") or ():
             if s["job_id"] == job_id:

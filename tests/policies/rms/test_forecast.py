@@ -43,6 +43,17 @@ def test_a_determined_future_is_forecast_exactly() -> None:
     assert forecast_start(e, "waiting", seed=3, seconds=None) == f  # seeded
 
 
+def test_the_futures_arrivals_never_take_a_real_jobs_id() -> None:
+    e = engine()
+    for i in range(3):
+        e.arrive(f"~forecast-{i + 1}", "small", float(i))
+        e.depart(f"~forecast-{i + 1}", float(i) + 0.5)
+    for i in range(1, 5):
+        e.arrive(f"forecast-{i}", "whole" if i > 1 else "small", 10.0 + i / 10)
+    f = forecast_start(e, "forecast-4", seconds=None)
+    assert f["reason"] is None and f["median"] is not None
+
+
 def test_no_history_no_forecast_and_only_for_a_waiting_job() -> None:
     e = engine()
     e.arrive("a", "whole", 0.0)
