@@ -63,9 +63,6 @@ _KUBERNETES = r"/v1/(?:clusters/[^/]+/kubernetes|kubernetes/[^/]+/clusters/[^/]+
 _EXPENSIVE = re.compile(rf"/v1/clusters|/v1/reservations|{_CLUSTER}/events:batch"
                         rf"|{_KUBERNETES}/extender/(?:filter|prioritize)"
                         rf"|(?:{_CLUSTER}|/v1/reservations/[^/]+)/what-if")
-# The one expensive GET: a waiting job's answer carries a forecast of its start, a simulation
-# of up to 0.25 s of CPU (app/policies/rms/forecast.py).
-_EXPENSIVE_GET = re.compile(rf"{_CLUSTER}/jobs/[^/]+")
 # Expensive when the body asks for a dry run: ``dry_run`` at the top, or an AdmissionReview's
 # ``request.dryRun``.
 _DRY_RUN_FIELD = re.compile(rf"{_CLUSTER}/(?:arrivals|deployments)")
@@ -271,8 +268,6 @@ class RequestLimitMiddleware:
 async def _expensive(scope: Scope, receive: Receive) -> tuple[bool, Receive]:
     """Whether the request is an expensive one, and how to receive its body from here on (a
     dry run is told by reading it)."""
-    if scope["method"] == "GET":
-        return bool(_EXPENSIVE_GET.fullmatch(scope["path"])), receive
     if scope["method"] != "POST":
         return False, receive
     path = scope["path"]

@@ -5,7 +5,8 @@ The engine's state is copied under the cluster's in-process lock (as every read 
 forecast runs on the copy outside it, so a forecast never holds up a decision. A forecast is
 kept per cluster version and job: the same state gives the same answer, and a job polled
 while nothing happens costs one simulation. Its seed comes from the cluster, version and job,
-so every process answers the same.
+so every process answers the same. At most ``AT_ONCE`` run at once per process; a job's GET
+beyond that answers at once, its forecast saying it was not computed.
 """
 
 from __future__ import annotations
@@ -16,14 +17,19 @@ from collections import OrderedDict
 from typing import Any
 
 from app.policies.capabilities import TracksJobs
-from app.policies.rms.forecast import forecast_start
+from app.policies.rms.forecast import LEVEL, forecast_start
 from app.service.context import ServiceContext
 from app.service.events import read_adapter
 
 CACHED = 1024  # forecasts kept per process, the least recently used forgotten first
+# Forecasts a process computes at once. A job's GET is never refused for it: past this, the
+# answer says where the job is and that its forecast was not computed this time.
+AT_ONCE = 2
+BUSY = "the service is computing other forecasts: ask again shortly"
 
 _cache: OrderedDict[tuple[str, int, str], dict[str, Any]] = OrderedDict()
 _lock = threading.Lock()
+_slots = threading.BoundedSemaphore(AT_ONCE)
 
 
 def job_with_forecast(ctx: ServiceContext, cluster_id: str, job_id: str) -> dict[str, Any]:
@@ -46,8 +52,14 @@ def job_with_forecast(ctx: ServiceContext, cluster_id: str, job_id: str) -> dict
     view, engine, version = read_adapter(ctx, cluster_id, read, TracksJobs)
     if engine is None:
         return view
-    seed = zlib.crc32(f"{cluster_id}/{version}/{job_id}".encode())
-    forecast = forecast_start(engine, job_id, seed=seed)
+    if not _slots.acquire(blocking=False):
+        return {**view, "forecast": {"level": LEVEL, "samples": 0, "started": 0,
+                                     "reason": BUSY}}
+    try:
+        seed = zlib.crc32(f"{cluster_id}/{version}/{job_id}".encode())
+        forecast = forecast_start(engine, job_id, seed=seed)
+    finally:
+        _slots.release()
     with _lock:
         _cache[(cluster_id, version, job_id)] = forecast
         while len(_cache) > CACHED:

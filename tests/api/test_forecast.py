@@ -39,3 +39,27 @@ def test_a_waiting_job_has_a_forecast_of_its_start(client):
     assert running["status"] == "running" and "forecast" not in running
     # The cluster's state and log did not move for the forecasts.
     assert client.get(f"/v1/clusters/{cid}").json()["version"] == 12
+
+
+def test_past_its_forecasts_at_once_a_process_answers_without_one(client, monkeypatch):
+    import threading
+
+    from app.service import forecasts
+
+    cid = client.post("/v1/clusters", json=cluster_spec(
+        policy={"kind": "first_fit_queue", "clock": "client"}, server_pools=ONE_SERVER,
+        job_types=WHOLE)).json()["id"]
+    arrive(client, cid, "a", "a", "whole", at=0.0)
+    depart(client, cid, "da", "a", at=1.0)
+    arrive(client, cid, "r", "r", "whole", at=2.0)
+    arrive(client, cid, "q", "q", "whole", at=2.5)
+    monkeypatch.setattr(forecasts, "_slots", threading.BoundedSemaphore(1))
+    assert forecasts._slots.acquire(blocking=False)  # another request's forecast is running
+    busy = job(client, cid, "q")
+    assert busy.status_code == 200 and busy.json()["status"] == "queued"
+    assert busy.json()["forecast"] == {"level": 0.8, "samples": 0, "started": 0,
+                                       "reason": forecasts.BUSY}
+    forecasts._slots.release()
+    # Not kept: the next GET computes it.
+    f = job(client, cid, "q").json()["forecast"]
+    assert (f["median"], f["finished_jobs"]) == (3.0, 1)

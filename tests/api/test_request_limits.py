@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # asks for a dry run: the list the docs give (docs/operations.md, "Request limits").
 EXPENSIVE = {"createCluster", "createReservation", "postEventBatch", "kubeFilter",
              "kubeFilterKeyed", "kubePrioritize", "kubePrioritizeKeyed", "startWhatIf",
-             "startReservationWhatIf", "getJob"}
+             "startReservationWhatIf"}
 DRY_RUNNABLE = {"postArrival": {"dry_run": True}, "postDeployment": {"dry_run": True},
                 "kubeAdmission": {"request": {"dryRun": True}},
                 "kubeAdmissionKeyed": {"request": {"dryRun": True}}}

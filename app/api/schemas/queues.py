@@ -177,7 +177,8 @@ class StartForecast(BaseModel):
     samples: int = Field(description="Futures simulated.")
     started: int = Field(description="Samples in which the job started within the horizon.")
     horizon: float | None = Field(None, description="How far the samples looked (time units).")
-    finished_jobs: int = Field(description="Finished jobs whose lifetimes were drawn from.")
+    finished_jobs: int | None = Field(None, description="Finished jobs whose lifetimes were "
+                                      "drawn from.")
     reason: str | None = Field(None, description="Why there is no forecast, where there is none.")
 
 

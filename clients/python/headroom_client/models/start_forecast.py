@@ -19,10 +19,10 @@ class StartForecast:
     "When will my job start?"). A field that is None is left out of the answer.
 
         Attributes:
-            finished_jobs (int): Finished jobs whose lifetimes were drawn from.
             level (float): The interval's level: 0.8.
             samples (int): Futures simulated.
             started (int): Samples in which the job started within the horizon.
+            finished_jobs (int | None | Unset): Finished jobs whose lifetimes were drawn from.
             high (float | None | Unset): Its upper end (90th percentile); absent: beyond the horizon in more than a tenth of
                 the samples.
             horizon (float | None | Unset): How far the samples looked (time units).
@@ -31,10 +31,10 @@ class StartForecast:
             reason (None | str | Unset): Why there is no forecast, where there is none.
     """
 
-    finished_jobs: int
     level: float
     samples: int
     started: int
+    finished_jobs: int | None | Unset = UNSET
     high: float | None | Unset = UNSET
     horizon: float | None | Unset = UNSET
     low: float | None | Unset = UNSET
@@ -43,13 +43,17 @@ class StartForecast:
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        finished_jobs = self.finished_jobs
-
         level = self.level
 
         samples = self.samples
 
         started = self.started
+
+        finished_jobs: int | None | Unset
+        if isinstance(self.finished_jobs, Unset):
+            finished_jobs = UNSET
+        else:
+            finished_jobs = self.finished_jobs
 
         high: float | None | Unset
         if isinstance(self.high, Unset):
@@ -85,12 +89,13 @@ class StartForecast:
         field_dict.update(self.additional_properties)
         field_dict.update(
             {
-                "finished_jobs": finished_jobs,
                 "level": level,
                 "samples": samples,
                 "started": started,
             }
         )
+        if finished_jobs is not UNSET:
+            field_dict["finished_jobs"] = finished_jobs
         if high is not UNSET:
             field_dict["high"] = high
         if horizon is not UNSET:
@@ -107,13 +112,20 @@ class StartForecast:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        finished_jobs = d.pop("finished_jobs")
-
         level = d.pop("level")
 
         samples = d.pop("samples")
 
         started = d.pop("started")
+
+        def _parse_finished_jobs(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        finished_jobs = _parse_finished_jobs(d.pop("finished_jobs", UNSET))
 
         def _parse_high(data: object) -> float | None | Unset:
             if data is None:
@@ -161,10 +173,10 @@ class StartForecast:
         reason = _parse_reason(d.pop("reason", UNSET))
 
         start_forecast = cls(
-            finished_jobs=finished_jobs,
             level=level,
             samples=samples,
             started=started,
+            finished_jobs=finished_jobs,
             high=high,
             horizon=horizon,
             low=low,
