@@ -342,17 +342,21 @@ def measure(phase: Phase, server_pid: int, seconds: float | None, child: str = C
     before = CpuSample.take(server_pid, child)
     phase.start = time.monotonic()
     peak: dict[int, float] = {}  # each child's CPU when last seen alive
+    nice: tuple[int, ...] = ()
     if seconds is not None:
         time.sleep(seconds)
     else:
         assert until is not None
         while not until() and time.monotonic() - phase.start < limit:
-            for pid, cpu in CpuSample.take(server_pid, child).children.items():
+            seen = CpuSample.take(server_pid, child)
+            for pid, cpu in seen.children.items():
                 peak[pid] = max(cpu, peak.get(pid, 0.0))
+            nice = seen.child_nice or nice
             time.sleep(0.25)
     after = CpuSample.take(server_pid, child)
     # A child that ended with the phase is gone from the last sample: count it as last seen.
-    after = dataclasses.replace(after, children={**peak, **after.children})
+    after = dataclasses.replace(after, children={**peak, **after.children},
+                                child_nice=after.child_nice or nice)
     phase.end = time.monotonic()
     phase.load1 = os.getloadavg()[0]
     phase.child_cpu_s = children_cpu(before, after)

@@ -69,7 +69,9 @@ def test_rms_queues_then_a_tick_starts_jobs(client):
     assert second["position"] == 1
     view = job(client, cid, "j1").json()
     assert view == {"job_id": "j1", "job_type": "five", "status": "queued", "position": 1,
-                    "queued_at": 0.0}
+                    "queued_at": 0.0, "forecast": {
+                        "level": 0.8, "samples": 0, "started": 0, "finished_jobs": 0,
+                        "reason": "no finished job yet to draw lifetimes from"}}
 
     # Rate 3 clocks per type (3 servers): by t=20 both jobs started, each reported once.
     started = tick(client, cid, until=20.0).json()

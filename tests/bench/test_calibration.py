@@ -15,7 +15,8 @@ from tests.live import ROOT
 
 PHASE_KEYS = {"round", "phase", "seconds", "requests", "answered", "decisions_per_s", "p50_ms",
               "p99_ms", "errors", "error_codes", "retried", "child_cpu_share", "child_nice",
-              "child_alive_at_end", "server_cpu_share", "machine_busy_cores", "load1"}
+              "child_alive_at_end", "server_cpu_share", "machine_busy_cores", "load1",
+              "p99_ms_by_window"}
 
 
 @pytest.mark.postgres
@@ -39,6 +40,8 @@ def test_one_round_measures_the_child_beside_the_decisions(tmp_path):
     for phase in (quiet, calibrating):
         assert phase["answered"] > 0 and phase["p99_ms"] >= phase["p50_ms"] > 0
         assert phase["server_cpu_share"] > 0
+        # One p99 per 5-s window of the phase (3 s: one window).
+        assert len(phase["p99_ms_by_window"]) == 1 and phase["p99_ms_by_window"][0] > 0
     assert quiet["child_cpu_share"] == 0 and quiet["child_nice"] == []
     assert calibrating["child_cpu_share"] > 0 and calibrating["child_nice"] == [19]
     assert calibrating["child_alive_at_end"]
