@@ -21,10 +21,10 @@ from app.api.routes.deps import Auth, Ctx, SentBody, require_cluster
 from app.api.schemas.whatif import WhatIfCreate, WhatIfPage, WhatIfRun
 from app.errors import HeadroomError, Unprocessable
 from app.families.base import Family
+from app.policies import alternatives
 from app.service import clusters as cluster_service
 from app.service import whatifs
 from app.service.context import ServiceContext
-from app.sim.whatif import advisor
 
 router = APIRouter(tags=["what-if"], responses=responses(401, 403))
 
@@ -63,9 +63,9 @@ def _advice_request(ctx: ServiceContext, family: Family[Any], stored: dict[str, 
     cluster cannot declare (a moment kind whose threshold would need a calibration) is
     skipped, with why."""
     assert body.advise is not None
-    objective = body.advise.objective or advisor.DEFAULT_OBJECTIVE[family.name]
-    if family.name not in advisor.OBJECTIVES[objective][0]:
-        usable = [o for o, (fams, _) in advisor.OBJECTIVES.items() if family.name in fams]
+    objective = body.advise.objective or alternatives.DEFAULT_OBJECTIVE[family.name]
+    if family.name not in alternatives.OBJECTIVES[objective][0]:
+        usable = [o for o, (fams, _) in alternatives.OBJECTIVES.items() if family.name in fams]
         raise Unprocessable(
             f"advise.objective {objective!r} does not apply to a {family.name} cluster: "
             f"{', '.join(usable)}",
@@ -76,7 +76,7 @@ def _advice_request(ctx: ServiceContext, family: Family[Any], stored: dict[str, 
             "arrivals)", errors=[{"field": "advise.max_rejection",
                                   "message": f"not used on a {family.name} cluster"}])
     candidates, skipped = [], []
-    for policy in advisor.candidates(family.name, stored["policy"]):
+    for policy in alternatives.candidates(family.name, stored["policy"]):
         try:
             declaration = _alternative(ctx, family, stored, policy, sent)
         except HeadroomError as exc:

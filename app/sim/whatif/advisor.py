@@ -7,7 +7,8 @@ candidate's figure is set against it. A candidate that drew no lifetimes is dete
 it runs under the first seed only; one that drew runs under every seed and its figure comes
 with the range over them.
 
-Objectives (``OBJECTIVES``), each read off a side's summary (measures.py):
+Objectives (``OBJECTIVES`` in app/policies/alternatives.py, beside the candidates), each read
+off a side's summary (measures.py):
 - ``reward_rate`` (placement, queues; higher is better) and ``acceptance`` (placement),
   optionally under ``max_rejection``: a candidate whose rejected share of arrivals exceeds it
   ranks after every one that keeps it;
@@ -27,57 +28,11 @@ from typing import Any
 import numpy as np
 
 from app.families.registry import REGISTRY
-from app.policies.moments.policies import POLICIES
+from app.policies.alternatives import OBJECTIVES
 from app.policies.protocol import PolicyAdapter
-from app.policies.registry import PLACEMENT_ENGINES
-from app.policies.rms import GREEDY
-from app.policies.thor import RESERVATION_POLICIES
 from app.sim.dispatch import dispatch
 from app.sim.whatif.jobs import MODELS, JobModel, Lives, Logged, logged_lives
 from app.sim.whatif.replay import SideResult, interval, run_side, ticker
-
-# objective -> (families it applies to, "higher" or "lower" is better)
-OBJECTIVES: dict[str, tuple[tuple[str, ...], str]] = {
-    "reward_rate": (("placement", "queues"), "higher"),
-    "acceptance": (("placement",), "higher"),
-    "queue_wait": (("queues",), "lower"),
-    "utilization": (("placement", "queues", "moments"), "higher"),
-    "cost_per_period": (("reservations",), "lower"),
-}
-DEFAULT_OBJECTIVE = {"placement": "reward_rate", "queues": "queue_wait",
-                     "moments": "utilization", "reservations": "cost_per_period"}
-
-# Keys of a queue policy that say how the service keeps time, not how the policy decides: a
-# candidate keeps the cluster's.
-QUEUE_CLOCK_KEYS = ("clock", "time_unit_seconds", "finished_history")
-
-
-def candidates(family: str, current: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The policies the advisor tries on a cluster of ``family`` whose policy is ``current``
-    (which is not among them: the advisor replays it anyway): each kind at its defaults and a
-    few values of its main parameter."""
-    kinds = {"placement": tuple(PLACEMENT_ENGINES), "queues": ("rms", *GREEDY),
-             "moments": POLICIES, "reservations": tuple(RESERVATION_POLICIES)}[family]
-    # Each kind at its defaults, then the main parameter of those that have one.
-    grid: list[dict[str, Any]] = [{"kind": k} for k in kinds]
-    grid += {"placement": [{"kind": "power_of_d", "d": 2}, {"kind": "power_of_d", "d": 10},
-                           {"kind": "dra", "reservation": {"b": 0.25}},
-                           {"kind": "dra", "reservation": {"b": 1.0}}],
-             "queues": [{"kind": "rms", "sampling": "bf"},
-                        *({"kind": k, "order": "small_first"} for k in GREEDY)],
-             }.get(family, [])
-    keep = ({k: current[k] for k in QUEUE_CLOCK_KEYS if k in current}
-            if family == "queues" else {})
-    return [p for p in ({**policy, **keep} for policy in grid)
-            if not _same(p, current)]
-
-
-def _same(candidate: Mapping[str, Any], stored: Mapping[str, Any]) -> bool:
-    """Whether a candidate is the stored policy: the stored one carries its defaults (and a
-    derivation), the candidate only what it sets, so a candidate that sets a parameter the
-    stored policy holds at another value, or does not hold, is another policy."""
-    return candidate.get("kind") == stored.get("kind") and all(
-        stored.get(k) == v for k, v in candidate.items())
 
 
 def label(policy: Mapping[str, Any]) -> str:

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+from app.policies import alternatives
 from app.sim.whatif import advisor
 from app.sim.whatif.jobs import MODELS
 from app.sim.whatif.replay import what_if
@@ -25,7 +26,7 @@ from tests.sim.whatif.test_replay import (
 
 def options(spec, family):
     out = []
-    for p in advisor.candidates(family, spec["policy"]):
+    for p in alternatives.candidates(family, spec["policy"]):
         declared = with_policy(spec, p)
         out.append(advisor.Candidate(p, declared))
     return out
@@ -33,11 +34,11 @@ def options(spec, family):
 
 def test_candidates_are_every_kind_once_and_never_the_policy_that_ran() -> None:
     spec = stored(cluster_spec(name="c", policy={"kind": "best_fit"}, servers=3))
-    got = advisor.candidates("placement", spec["policy"])
+    got = alternatives.candidates("placement", spec["policy"])
     assert {p["kind"] for p in got} == {"first_fit", "power_of_d", "dra"}
     assert len({advisor.label(p) for p in got}) == len(got) == 7
     queue = queue_spec("rms")
-    for p in advisor.candidates("queues", queue["policy"]):
+    for p in alternatives.candidates("queues", queue["policy"]):
         assert p["clock"] == "client"  # the cluster's clock is kept
         assert p != {"kind": "rms", "clock": "client"}  # the defaults are the policy that ran
 
@@ -109,7 +110,7 @@ def test_reservation_cost_only_among_policies_that_keep_epsilon() -> None:
     rows = record(spec, [{"kind": "observation", "period": t,
                           "demand": {"cpu": 10 + 3 * math.sin(t) + (t % 5)}} for t in range(200)])
     opts = [advisor.Candidate(p, stored({**body, "policy": p}))
-            for p in advisor.candidates("reservations", spec["policy"])]
+            for p in alternatives.candidates("reservations", spec["policy"])]
     out = advisor.advise(spec, opts, MODELS["reservations"], rows,
                          "cost_per_period")
     assert out["constraint"] == {"violation_rate_at_most_epsilon": True}
