@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from app.service.context import ServiceContext
 
 OPENAPI_PATH = Path("openapi/openapi.json")
+WORKER_HEALTHCHECK_SECONDS = 30  # a worker that answers no ping this long is replaced
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -57,6 +58,10 @@ def _serve(args: argparse.Namespace) -> int:
                     workers=workers, log_config=log_config(settings.log_level),
                     access_log=False, proxy_headers=True,
                     timeout_graceful_shutdown=settings.shutdown_timeout_seconds,
+                    # uvicorn kills a worker that misses its supervisor's ping for 5 s, and with
+                    # it every request in flight; a worker starved of CPU that long (a loaded
+                    # host, a stolen vCPU) is slow, not hung, and its requests should be answered.
+                    timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS,
                     ssl_certfile=settings.tls_certfile, ssl_keyfile=settings.tls_keyfile)
     return 0
 

@@ -19,6 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 READY_SECONDS = 120
 
 
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -84,6 +92,15 @@ class LiveServer:
             return create_key(ctx, "default", ["admin"])["key"]
         finally:
             ctx.close()
+
+    def workers(self) -> list[int]:
+        """The pids of uvicorn's worker processes (started with multiprocessing's spawn), or of
+        the single process serving."""
+        assert self.proc is not None
+        out = subprocess.run(["pgrep", "-P", str(self.proc.pid)], capture_output=True, check=False,
+                             text=True).stdout
+        kids = [int(p) for p in out.split()]
+        return [k for k in kids if "spawn_main" in _cmdline(k)] or [self.proc.pid]
 
     def client(self, timeout: float = 30) -> httpx.Client:
         """An httpx client for this server carrying its admin key."""

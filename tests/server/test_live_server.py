@@ -118,3 +118,27 @@ def test_dra_state_survives_a_killed_server(postgres_url):
             assert (after["decision"], after["server_id"]) == \
                 (probe["decision"], probe["server_id"])
             assert after["event_seq"] == before["version"] + 1
+
+
+def test_a_worker_starved_for_seconds_is_not_replaced(postgres_url):
+    """A worker that answers nothing for 8 s (SIGSTOP: as starved of CPU as a process gets) is
+    left to answer once it runs again: uvicorn's supervisor would replace it after 5 s, dropping
+    its connections, and `headroom serve` gives it 30 s."""
+    import os
+    import signal
+    import time
+
+    with LiveServer(postgres_url, workers=2, extra_args=("--no-migrate",),
+                    env={"HEADROOM_LOG_LEVEL": "info"}) as server:
+        workers = server.workers()
+        assert len(workers) == 2, workers
+        os.kill(workers[0], signal.SIGSTOP)
+        try:
+            time.sleep(8)
+        finally:
+            os.kill(workers[0], signal.SIGCONT)
+        time.sleep(1)
+        assert server.workers() == workers
+        with server.client(10) as c:
+            assert c.get("/readyz").status_code == 200
+        assert "died" not in server.log_path.read_text(errors="replace")

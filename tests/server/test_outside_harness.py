@@ -82,6 +82,7 @@ class Harness:
         self.found = Findings()
         self.rng = random.Random(SEED)
         self.http = httpx.Client(base_url=server.url, timeout=60)
+        self._answered = time.monotonic()
 
     # -- sending and checking -------------------------------------------------------------
     def send(self, method: str, path: str, key: str | None, content: str | None = None,
@@ -94,14 +95,35 @@ class Harness:
         h.update({k: _header_bytes(v) for k, v in (headers or {}).items()})
         body = None if content is None else content.encode("utf-8", "surrogatepass")
         self.found.requests += 1
+        logged = self._log_size()
         try:
             r = self.http.request(method, path, content=body, headers=h)
         except httpx.TransportError as exc:  # a dropped connection is an answer too
-            self.found.server_errors.append(f"{method} {path[:120]} {what}: {exc!r}")
+            # With what the server logged meanwhile and how long the connection had been idle,
+            # so a finding says whether a worker died, raised, or the connection timed out.
+            idle = time.monotonic() - self._answered
+            self.found.server_errors.append(
+                f"{method} {path[:120]} {what}: {exc!r}; idle {idle:.1f} s before; server log "
+                f"meanwhile: {self._log_since(logged)[-1500:]!r}")
             self.reconnect()
             r = self.http.request(method, path, content=body, headers=h)
+        self._answered = time.monotonic()
         self._check(r, f"{method} {path[:120]} {what}")
         return r
+
+    def _log_size(self) -> int:
+        try:
+            return self.server.log_path.stat().st_size
+        except OSError:
+            return 0
+
+    def _log_since(self, offset: int) -> str:
+        try:
+            with self.server.log_path.open("rb") as f:
+                f.seek(offset)
+                return f.read().decode(errors="replace")
+        except OSError as exc:
+            return f"(unreadable: {exc})"
 
     def reconnect(self) -> None:
         self.http.close()
@@ -596,6 +618,10 @@ def test_outside_harness(postgres_url):
     secrets = [v for k, v in keys.items() if not k.endswith("_id")]
     in_logs = sum(line.count(s) for line in logs for s in secrets)
     f = h.found
+    # A worker the supervisor found dead or hung, or an exception past the app's handlers,
+    # drops requests on the floor: a finding even when the resend was answered.
+    f.server_errors += [line[:300] for line in "".join(logs).splitlines()
+                        if re.search(r"Child process \[\d+\] died|Traceback|Exception in ASGI", line)]
     report = (f"{f.requests} requests; declarations {declared}; 5xx {len(f.server_errors)}, "
               f"hidden 5xx {len(f.hidden_errors)}, not problem+json {len(f.not_problems)}, "
               f"changed on refusal {len(f.changed_on_refusal)}, ids {len(f.id_mismatch)}, "

@@ -68,7 +68,7 @@ def test_killed_worker_and_restarted_database(postgres_url):
 
         def chaos() -> None:
             time.sleep(2.0)
-            workers = _children(server.proc.pid)
+            workers = server.workers()
             assert workers, "uvicorn workers not found"
             os.kill(workers[0], signal.SIGKILL)
             time.sleep(3.0)
@@ -87,21 +87,6 @@ def test_killed_worker_and_restarted_database(postgres_url):
     assert stats["events"] == len(result.sent)
     print(f"\n{len(result.unanswered)} requests unanswered by the faults, all replayed; "
           f"{stats['events']} events in the log")
-
-
-def _children(pid: int) -> list[int]:
-    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
-    # uvicorn's supervisor starts the workers with multiprocessing spawn
-    kids = [int(p) for p in out.split()]
-    return [k for k in kids if "multiprocessing" in _cmdline(k)] or kids
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
 
 
 def _restart_postgres() -> None:
