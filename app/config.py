@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     # Postgres: how long libpq tries each host of the URL before the next (a multi-host URL
     # tries them all), and so how long a request waits for a database that does not answer.
     connect_timeout_seconds: int = Field(5, ge=1, le=600)
+    # Postgres: a transaction-pooling proxy (PgBouncer's pool_mode = transaction, or any
+    # pooler that hands a server connection to a client for one transaction) sits between
+    # Headroom and the database. Then Headroom prepares no statements on the server and sets
+    # its lock and statement timeouts in each transaction instead of at connect
+    # (docs/operations.md, "Behind PgBouncer").
+    database_transaction_pooling: bool = False
     # How often each process's background loop fires the clocks of wall-clock queued clusters
     # (RMS). 0 turns the loop off: then only POST .../tick moves them.
     tick_interval_seconds: float = Field(1.0, ge=0, le=3600)

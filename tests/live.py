@@ -87,7 +87,10 @@ class LiveServer:
         from app.service.auth import create_key
         from app.service.context import ServiceContext
 
-        ctx = ServiceContext.from_settings(Settings(database_url=self.env["HEADROOM_DATABASE_URL"]))
+        # The server's own settings (its database URL, and how to reach it: pooling, timeouts).
+        ours = {k.removeprefix("HEADROOM_").lower(): v for k, v in self.env.items()
+                if k.startswith("HEADROOM_")}
+        ctx = ServiceContext.from_settings(Settings(**ours))
         try:
             return create_key(ctx, "default", ["admin"])["key"]
         finally:

@@ -34,11 +34,12 @@ def make_engine(settings: Settings) -> Engine:
                                json_serializer=json_text)
         _sqlite_immediate_transactions(engine)
         return engine
+    # A cluster's lock is held only for one decision; waiting longer than this means
+    # something is stuck, and the client is better told (503) than left hanging.
+    timeouts = {"lock_timeout": settings.lock_timeout_ms,
+                "statement_timeout": settings.statement_timeout_ms}
     connect_args: dict[str, Any] = {
-        # A cluster's lock is held only for one decision; waiting longer than this means
-        # something is stuck, and the client is better told (503) than left hanging.
-        "options": f"-c lock_timeout={settings.lock_timeout_ms} "
-                   f"-c statement_timeout={settings.statement_timeout_ms}",
+        "options": " ".join(f"-c {k}={v}" for k, v in timeouts.items()),
         # A host that does not answer (a node that died with its network) is given up on,
         # and the next host of a multi-host URL tried, after this long.
         "connect_timeout": settings.connect_timeout_seconds,
@@ -46,6 +47,12 @@ def make_engine(settings: Settings) -> Engine:
         # noticed by TCP keepalives instead, within 5 + 3 * 3 = 14 s of silence.
         "keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 3, "keepalives_count": 3,
     }
+    if settings.database_transaction_pooling:
+        # A transaction pooler hands each transaction whichever server connection is free:
+        # a statement psycopg prepared on one is missing on the next, and PgBouncer before
+        # 1.20 refuses the `options` startup parameter outright.
+        connect_args["prepare_threshold"] = None
+        del connect_args["options"]
     query = make_url(url).query
     engine = create_engine(
         url,
@@ -56,7 +63,20 @@ def make_engine(settings: Settings) -> Engine:
         connect_args={k: v for k, v in connect_args.items() if k not in query},
     )
     _invalidate_on_failover(engine)
+    if settings.database_transaction_pooling:
+        _timeouts_per_transaction(engine, timeouts)
     return engine
+
+
+def _timeouts_per_transaction(engine: Engine, timeouts: dict[str, int]) -> None:
+    """Set the timeouts at the start of every transaction (``SET LOCAL``: they end with it,
+    so they never outlive it on a server connection another client gets next). One round
+    trip more per transaction than setting them at connect."""
+    sql = "SELECT " + ", ".join(f"set_config('{k}', '{v}', true)" for k, v in timeouts.items())
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn):
+        conn.exec_driver_sql(sql)
 
 
 # SQLSTATEs after which a connection is worth nothing, though psycopg may not have marked it
