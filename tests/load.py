@@ -35,20 +35,29 @@ class LoadResult:
 
 
 class Orchestrator:
-    def __init__(self, n: int, cid: str, rng: random.Random):
-        self.n, self.cid, self.rng = n, cid, rng
+    def __init__(self, n: int, cid: str, rng: random.Random, clock: bool = False):
+        """``clock``: the cluster keeps the client's time; every event says when (``at``,
+        moving on by 0.01 with every request)."""
+        self.n, self.cid, self.rng, self.clock = n, cid, rng, clock
         self.running: list[str] = []
         self.count = 0
 
     def next_request(self) -> tuple[str, dict[str, Any]]:
         self.count += 1
         eid = f"o{self.n}-e{self.count}"
+        at = {"at": self.count / 100} if self.clock else {}
         if self.running and self.rng.random() < 0.45:
             job = self.running.pop(self.rng.randrange(len(self.running)))
-            return f"/v1/clusters/{self.cid}/departures", {"event_id": eid, "job_id": job}
+            return f"/v1/clusters/{self.cid}/departures", {"event_id": eid, "job_id": job, **at}
         job = f"o{self.n}-j{self.count}"
         return f"/v1/clusters/{self.cid}/arrivals", {
-            "event_id": eid, "job_id": job, "job_type": self.rng.choice(JOB_TYPES)}
+            "event_id": eid, "job_id": job, "job_type": self.rng.choice(JOB_TYPES), **at}
+
+    def note(self, path: str, body: dict[str, Any], answer: dict[str, Any]) -> None:
+        """A job the cluster holds (placed, or waiting or started on a queued cluster) may
+        depart later."""
+        if path.endswith("arrivals") and answer["decision"] in ("placed", "queued", "started"):
+            self.running.append(body["job_id"])
 
 
 TRANSPORT_ERRORS = (ConnectionError, asyncio.IncompleteReadError, OSError, ValueError)
@@ -142,12 +151,12 @@ async def replay(host: str, port: int, headers: dict[str, str], result: LoadResu
     await conn.close()
 
 
-def audit(database_url: str, cid: str, result: LoadResult) -> dict[str, int]:
-    """Check the log and the engine it produces against every answer the clients received."""
-    from sqlalchemy import create_engine, text
+def _log(database_url: str, cid: str) -> tuple[str, dict[str, Any], list[Any]]:
+    """A cluster's (or stream's) policy kind, spec and log, checked gap-free, in version
+    order and with no event id twice."""
+    import json
 
-    from app.service.engines import DELIVERY_KEYS
-    from app.families.registry import REGISTRY
+    from sqlalchemy import create_engine, text
 
     engine = create_engine(database_url)
     with engine.connect() as conn:
@@ -157,15 +166,48 @@ def audit(database_url: str, cid: str, result: LoadResult) -> dict[str, int]:
                                  "WHERE cluster_id = :c ORDER BY seq"), {"c": cid}).all()
     engine.dispose()
     if isinstance(spec, str):  # SQLite hands JSON back as text
-        import json
         spec = json.loads(spec)
-
-    # The log is gap-free and in version order.
     assert [r.seq for r in rows] == list(range(1, len(rows) + 1)), "log has gaps"
     assert version == len(rows), (version, len(rows))
-    logged = {r.event_id: r for r in rows}
-    assert len(logged) == len(rows), "an event id was logged twice"
+    assert len({r.event_id for r in rows}) == len(rows), "an event id was logged twice"
+    return kind, spec, rows
 
+
+def audit_answers(database_url: str, cid: str, result: LoadResult,
+                  unsent_kinds: frozenset[str] = frozenset({"tick"})) -> dict[str, int]:
+    """Every answer a client received is in the log at its seq, and all copies of it got the
+    logged answer; nothing is logged that no client sent (but the service's own events, such
+    as a queued cluster's clock ticks). For every family."""
+    from app.service.engines import DELIVERY_KEYS
+
+    _kind, _spec, rows = _log(database_url, cid)
+    logged = {r.event_id: r for r in rows}
+    answered = 0
+    for eid, sent in result.sent.items():
+        if not sent.answers:
+            continue
+        answered += 1
+        assert eid in logged, f"acknowledged event {eid} is not in the log"
+        row = logged[eid]
+        for a in sent.answers:
+            assert a["event_seq"] == row.seq, (eid, a, row.seq)
+            # Every key the client saw is the logged one (a log row may hold more: a
+            # stream's logged answer names its decision, which the API leaves out).
+            differ = {k: (v, row.response.get(k)) for k, v in a.items()
+                      if k not in DELIVERY_KEYS and v != row.response.get(k)}
+            assert not differ, (eid, differ)
+    theirs = {r.event_id for r in rows if r.request.get("kind") not in unsent_kinds}
+    assert theirs <= set(result.sent), theirs - set(result.sent)
+    return {"events": len(rows), "answered": answered}
+
+
+def audit(database_url: str, cid: str, result: LoadResult) -> dict[str, int]:
+    """Check a placement cluster's log and the engine it produces against every answer the
+    clients received."""
+    from app.families.registry import REGISTRY
+    from app.service.engines import DELIVERY_KEYS
+
+    kind, spec, rows = _log(database_url, cid)
     # Replaying the log re-decides every event identically and never overfills a server.
     family = REGISTRY.family_for(kind)
     adapter = family.build(spec)
@@ -185,19 +227,5 @@ def audit(database_url: str, cid: str, result: LoadResult) -> dict[str, int]:
             assert j not in seen, f"job {j} on servers {seen[j]} and {s}"
             seen[j] = s
     assert seen == {j: s for j, (s, _) in eng.jobs.items()}
-
-    # Every answer a client received is in the log, and all copies got the same answer.
-    answered = 0
-    for eid, sent in result.sent.items():
-        if not sent.answers:
-            continue
-        answered += 1
-        assert eid in logged, f"acknowledged event {eid} is not in the log"
-        row = logged[eid]
-        for a in sent.answers:
-            assert a["event_seq"] == row.seq, (eid, a, row.seq)
-            assert {k: v for k, v in a.items() if k not in DELIVERY_KEYS} == \
-                {k: v for k, v in row.response.items() if k not in DELIVERY_KEYS}
-    # Nothing is logged that no client ever sent.
-    assert set(logged) <= set(result.sent), set(logged) - set(result.sent)
-    return {"events": len(rows), "answered": answered, "jobs": len(eng.jobs)}
+    stats = audit_answers(database_url, cid, result, unsent_kinds=frozenset())
+    return {**stats, "jobs": len(eng.jobs)}

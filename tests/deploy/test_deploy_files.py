@@ -171,12 +171,14 @@ def test_haproxy_config_hashes_the_cluster_id_consistently_over_every_backend():
         assert re.fullmatch(r"\{(cluster|reservation)_id\}", hashed.split("/")[3]), path
 
 
-def test_haproxy_accepts_the_shipped_config():
+@pytest.mark.parametrize("config", ["haproxy.cfg", "postgres.cfg"])
+def test_haproxy_accepts_the_shipped_config(config):
     binary = shutil.which("haproxy")
     if binary is None:
         if IN_CI:
             pytest.fail("haproxy is missing; .ci/run installs Debian's haproxy", pytrace=False)
         pytest.skip("haproxy is missing (apt-get install haproxy)")
-    done = subprocess.run([binary, "-c", "-f", str(HAPROXY_CFG)], capture_output=True, check=False,
+    done = subprocess.run([binary, "-c", "-f", str(HAPROXY_CFG.parent / config)],
+                          capture_output=True, check=False,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr

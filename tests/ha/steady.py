@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 
-from tests.load import LoadResult, Orchestrator, Sent
+from tests.load import LoadResult, Sent
 
 # A retryable answer: the service says so (503), or the connection failed.
 RETRY_STATUSES = (503,)
@@ -58,14 +58,55 @@ class Record:
         return sorted(r.answered_at for r in self.requests if r.answered_at is not None)
 
 
-async def drive(base_url: str, headers: dict[str, str], cid: str, clients: int, rate: float,
-                stop: asyncio.Event, record: Record, seed: int = 7,
-                attempt_timeout: float = 45.0, answer_within: float = 120.0) -> None:
-    """``clients`` orchestrators, each sending ``rate`` requests a second (waiting for each
-    answer, resends included, before the next) until ``stop`` is set."""
+class Deployments:
+    """A moment cluster's orchestrator: new deployments, and scale-outs of admitted ones;
+    ``at`` (hours) moves on with every request."""
 
-    async def one(n: int) -> None:
-        orch = Orchestrator(n, cid, random.Random(seed * 1000 + n))
+    def __init__(self, n: int, cid: str, rng: random.Random):
+        self.n, self.cid, self.rng = n, cid, rng
+        self.admitted: list[str] = []
+        self.count = 0
+
+    def next_request(self) -> tuple[str, dict[str, Any]]:
+        self.count += 1
+        eid, at = f"m{self.n}-e{self.count}", self.count / 100
+        base = f"/v1/clusters/{self.cid}/deployments"
+        if self.admitted and self.rng.random() < 0.5:
+            dep = self.rng.choice(self.admitted)
+            return f"{base}/{dep}/scale-outs", {"event_id": eid, "cores": 1, "at": at}
+        return base, {"event_id": eid, "deployment_id": f"m{self.n}-d{self.count}",
+                      "cores": self.rng.choice((1, 2, 4)), "at": at}
+
+    def note(self, path: str, body: dict[str, Any], answer: dict[str, Any]) -> None:
+        if path.endswith("/deployments") and answer["decision"] == "admitted":
+            self.admitted.append(body["deployment_id"])
+
+
+class Observations:
+    """A reservation stream's orchestrator: one demand observation per period."""
+
+    def __init__(self, n: int, rid: str, rng: random.Random):
+        self.n, self.rid, self.rng = n, rid, rng
+        self.period = 0
+
+    def next_request(self) -> tuple[str, dict[str, Any]]:
+        self.period += 1
+        return f"/v1/reservations/{self.rid}/observations", {
+            "event_id": f"r{self.n}-p{self.period}", "period": self.period,
+            "demand": {"cpu": round(4 + 4 * self.rng.random(), 3)}}
+
+    def note(self, path: str, body: dict[str, Any], answer: dict[str, Any]) -> None:
+        pass
+
+
+async def drive(base_url: str, headers: dict[str, str], orchestrators: list[Any], rate: float,
+                stop: asyncio.Event, record: Record, attempt_timeout: float = 45.0,
+                answer_within: float = 120.0) -> None:
+    """Each orchestrator (tests/load.py's Orchestrator, Deployments, Observations) sends
+    ``rate`` requests a second, waiting for each answer, resends included, before the next,
+    until ``stop`` is set."""
+
+    async def one(orch: Any) -> None:
         period = 1.0 / rate
         next_at = time.monotonic()
         async with httpx.AsyncClient(base_url=base_url, headers=headers,
@@ -83,15 +124,14 @@ async def drive(base_url: str, headers: dict[str, str], cid: str, clients: int, 
                     record.result.unanswered.append(body["event_id"])
                     continue
                 sent.answers.append(answer)
-                if path.endswith("arrivals") and answer["decision"] == "placed":
-                    orch.running.append(body["job_id"])
+                orch.note(path, body, answer)
 
-    await asyncio.gather(*(one(n) for n in range(clients)))
+    await asyncio.gather(*(one(o) for o in orchestrators))
 
 
 async def _until_answered(http: httpx.AsyncClient, path: str, body: dict[str, Any],
                           req: Request, within: float) -> dict[str, Any] | None:
-    """The 200 answer, resending the same request (same event id) after a 503 or a failed
+    """The 2xx answer, resending the same request (same event id) after a 503 or a failed
     connection; None when ``within`` passed, or on any other status (recorded)."""
     delay = 0.05
     while time.monotonic() - req.first_sent < within:
@@ -103,11 +143,11 @@ async def _until_answered(http: httpx.AsyncClient, path: str, body: dict[str, An
                                         error=type(exc).__name__))
         else:
             code = None
-            if r.status_code != 200 and "json" in r.headers.get("content-type", ""):
+            if r.status_code >= 300 and "json" in r.headers.get("content-type", ""):
                 code = r.json().get("code")
             req.attempts.append(Attempt(at, time.monotonic() - at, r.status_code, code,
                                         r.headers.get("retry-after")))
-            if r.status_code == 200:
+            if r.status_code in (200, 202):  # 202: a queued arrival waits
                 req.answered_at = time.monotonic()
                 return r.json()
             if r.status_code not in RETRY_STATUSES:

@@ -1,22 +1,31 @@
 """A database that survives its node (issue #60): Patroni failovers under load, nothing lost.
 
 A real etcd and three Patroni nodes (tests/ha/patroni.py; synchronous_mode, so every commit
-Headroom answers is on two nodes), ``headroom serve --workers 2`` on the multi-host URL with
-target_session_attrs=read-write, and steady clients (tests/ha/steady.py) that resend the same
-event id after a 503 or a dropped connection. Mid-load: the primary's postmaster is SIGKILLed,
-then the new primary's, then the sync standby is stopped and started again. Then: every
-answered decision is in the log at its seq with its answer (tests/load.py's audit), no event
-is logged twice, nothing answered 500 or hung, each outage ended within OUTAGE_BOUND_S, and a
-fresh process rebuilds the same engine state from the promoted node. The figures are printed.
+Headroom answers is on two nodes) and ``headroom serve --workers 2``, reaching the primary one
+of two ways: the multi-host URL with target_session_attrs=read-write, or PgBouncer in
+transaction pooling mode (deploy/pgbouncer/pgbouncer.ini) in front of HAProxy routing to the
+primary by Patroni's REST check (deploy/haproxy/postgres.cfg). Steady clients
+(tests/ha/steady.py) drive a placement (DRA), a queued (RMS), a moment and a reservation
+(THOR) cluster, resending the same event id after a 503 or a dropped connection. Mid-load:
+the primary's postmaster is SIGKILLed, then the new primary's, then the sync standby is
+stopped and started again. Then: every answered decision is in the log at its seq with its
+answer (tests/load.py's audits), no event is logged twice, nothing answered 500 or hung, each
+outage ended within OUTAGE_BOUND_S, and a fresh process rebuilds the same state of every
+cluster from the promoted node. The figures are printed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import shutil
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
+import psycopg
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -25,15 +34,31 @@ from app.main import create_app
 from app.store.migrate import upgrade
 from tests.conftest import IN_CI, admin_client, make_settings
 from tests.ha.patroni import TIMINGS, PatroniCluster, missing_tools
-from tests.ha.steady import Record, drive, longest_gap, p99
+from tests.ha.proxy import PrimaryProxy
+from tests.ha.steady import Deployments, Observations, Record, drive, longest_gap, p99
 from tests.helpers import cluster_spec
 from tests.live import LiveServer
-from tests.load import audit
+from tests.load import LoadResult, Orchestrator, audit, audit_answers
+from tests.pgbouncer import PgBouncer
+from tests.pgbouncer import missing_tools as pgbouncer_missing
 
 pytestmark = [pytest.mark.slow]
 
-SPEC = cluster_spec(servers=40, policy={"kind": "dra", "reservation": {"slots": 3}})
-CLIENTS, RATE = 4, 15.0  # 60 requests/s: the 2-core machine also runs 3 Postgres and Patroni
+# One cluster of each family, one steady client each: (collection, spec, orchestrator).
+TARGETS = {
+    "placement": ("clusters", cluster_spec(servers=40, policy={"kind": "dra",
+                                                               "reservation": {"slots": 3}}),
+                  Orchestrator),
+    "queues": ("clusters", cluster_spec(name="ha-rms", servers=20,
+                                        policy={"kind": "rms", "clock": "client"}),
+               lambda n, cid, rng: Orchestrator(n, cid, rng, clock=True)),
+    "moments": ("clusters", {"name": "ha-moment", "capacity_cores": 2000, "sla": 1e-4,
+                             "policy": {"kind": "second_moment"}}, Deployments),
+    "reservations": ("reservations", {"name": "ha-stream", "resources": [
+        {"name": "cpu", "cost": 1, "epsilon": 0.05}], "initial": {"cpu": 10}}, Observations),
+}
+RATE = 15.0  # per client: 60 requests/s, while the 2-core machine also runs 3 Postgres and Patroni
+POOLED_CONNECTIONS = 6  # PgBouncer's server connections to the database
 # Seconds without service per fault: Patroni notices a dead postmaster within loop_wait and
 # promotes the sync standby at once (primary_start_timeout 0); libpq then finds it. ttl bounds
 # the wait for a leader whose Patroni died too. Measured 3-6 s (docs/reliability.md).
@@ -43,10 +68,11 @@ STEADY_S = 6.0  # load between faults, and before the first and after the last
 
 @pytest.fixture(scope="module")
 def patroni():
-    missing = missing_tools()
+    missing = missing_tools() + pgbouncer_missing() + \
+        [t for t in ("haproxy",) if shutil.which(t) is None]
     if missing:
         msg = (f"Patroni test needs {missing}: apt-get install patroni etcd-server "
-               "etcd-client (.ci/run installs them)")
+               "etcd-client pgbouncer haproxy (.ci/run installs them)")
         if IN_CI:
             pytest.fail(msg, pytrace=False)
         pytest.skip(msg)
@@ -118,15 +144,37 @@ class Faults:
         raise AssertionError(f"not every node running in {within} s: {self.cluster.members()}")
 
 
-def test_failovers_under_load_lose_nothing(patroni):
+@contextmanager
+def _route(cluster: PatroniCluster, route: str, url: str) -> Iterator[tuple[str, dict, Any]]:
+    """(the URL Headroom is given, its environment, the PgBouncer or None)."""
+    if route == "multihost":
+        yield url, {}, None
+        return
+    proxy = PrimaryProxy(cluster).start()
+    bouncer = PgBouncer(proxy.address, pool_size=POOLED_CONNECTIONS)
+    try:
+        bouncer.start()
+        yield bouncer.url("headroom"), {"HEADROOM_DATABASE_TRANSACTION_POOLING": "true"}, bouncer
+    finally:
+        bouncer.close()
+        proxy.close()
+
+
+@pytest.mark.parametrize("route", ["multihost", "pgbouncer"])
+def test_failovers_under_load_lose_nothing(patroni, route):
     url = _database(patroni)
     record = Record()
     faults = Faults(patroni)
-    with LiveServer(url, workers=2, extra_args=("--no-migrate",)) as server:
+    with _route(patroni, route, url) as (serve_url, env, bouncer), \
+            LiveServer(serve_url, workers=2, extra_args=("--no-migrate",), env=env) as server:
+        ids = {}
         with server.client() as c:
-            r = c.post("/v1/clusters", json=SPEC)
-            assert r.status_code == 201, r.text
-            cid = r.json()["id"]
+            for family, (collection, spec, _orch) in TARGETS.items():
+                r = c.post(f"/v1/{collection}", json=spec)
+                assert r.status_code == 201, r.text
+                ids[family] = r.json()["id"]
+        orchestrators = [make(n, ids[family], random.Random(7000 + n))
+                         for n, (family, (_c, _s, make)) in enumerate(TARGETS.items())]
 
         async def load() -> None:
             stop = asyncio.Event()
@@ -137,7 +185,7 @@ def test_failovers_under_load_lose_nothing(patroni):
                              daemon=True).start()
             chaos = threading.Thread(target=faults.run, args=(stop_thread,))
             chaos.start()
-            await drive(server.url, server.headers, cid, CLIENTS, RATE, stop, record)
+            await drive(server.url, server.headers, orchestrators, RATE, stop, record)
             chaos.join()
 
         started = time.monotonic()
@@ -146,7 +194,9 @@ def test_failovers_under_load_lose_nothing(patroni):
         if faults.error is not None:
             raise faults.error
         resent = _resend_answered(server, record)
-        state_live = _state(server, cid)
+        states_live = {f: _state(server, TARGETS[f][0], i) for f, i in ids.items()}
+        held = _server_connections(patroni)
+        clients = bouncer and _bouncer_clients(bouncer)
     leader = patroni.leader()
 
     # What happened, measured from outside.
@@ -166,14 +216,20 @@ def test_failovers_under_load_lose_nothing(patroni):
     gaps = [(what, longest_gap(answered, at, end))
             for (what, at, _), end in zip(faults.events, ends)]
     acked = [e for e, s in record.result.sent.items() if s.answers]
-    logged = _logged(url, cid)
-    lost = [e for e in acked if logged.get(e, (None, None))[0] !=
-            record.result.sent[e].answers[0]["event_seq"]]
-    duplicated = sum(n - 1 for _, n in logged.values() if n > 1)
-    print(f"\nPatroni ttl/loop_wait/retry_timeout {TIMINGS}; {CLIENTS} clients x {RATE}/s for "
-          f"{ended - started:.1f} s; leader at the end: {leader and leader.name}")
+    lost, duplicated = [], 0
+    for family, cid in ids.items():
+        logged = _logged(url, cid)
+        mine = [e for e in acked if f"/{cid}/" in record.result.sent[e].path]
+        assert mine, f"no {family} event was answered"
+        lost += [e for e in mine if logged.get(e, (None, None))[0] !=
+                 record.result.sent[e].answers[0]["event_seq"]]
+        duplicated += sum(n - 1 for _, n in logged.values() if n > 1)
+    print(f"\n{route}: Patroni ttl/loop_wait/retry_timeout {TIMINGS}; {len(TARGETS)} clients x "
+          f"{RATE}/s for {ended - started:.1f} s; leader at the end: {leader and leader.name}")
     print(f"decisions acknowledged {len(acked)}, lost {len(lost)}, duplicated {duplicated}, "
           f"unanswered {len(record.result.unanswered)}, attempts by status {statuses}")
+    print(f"  server connections on the primary at the end: {held}"
+          + (f"; PgBouncer's client connections from Headroom: {clients}" if bouncer else ""))
     for (what, at, recovered), (_, gap) in zip(faults.events, gaps):
         print(f"  {what}: Patroni recovered in {recovered - at:.1f} s; "
               f"seconds without service {gap:.2f}")
@@ -181,12 +237,12 @@ def test_failovers_under_load_lose_nothing(patroni):
         f"{k} {p99(v):.3f} (max {max(v):.2f}, n={len(v)})" for k, v in lat.items() if v))
     for (what, at, _), end in zip(faults.events, ends):
         # By when each attempt ended: one sent just before a kill fails because of it.
-        bad = [a for a in attempts if at <= a.at + a.took < end and a.status != 200]
+        bad = [a for a in attempts if at <= a.at + a.took < end and a.status not in (200, 202)]
         failed = [a.at + a.took - at for a in bad]
         kinds = sorted({f"{a.status or a.error}:{a.code}" for a in bad})
         late = [(round(a.at + a.took - at, 1), a.code or a.error) for a in bad
                 if a.at + a.took - at > 5]
-        slow = [a.took for a in attempts if at <= a.at < end and a.status == 200]
+        slow = [a.took for a in attempts if at <= a.at < end and a.status in (200, 202)]
         print(f"  {what}: {len(failed)} failed attempts between +{min(failed, default=0):.1f}"
               f" and +{max(failed, default=0):.1f} s; slowest answered attempt "
               f"{max(slow, default=0):.2f} s; {kinds}; after +5 s: {late}")
@@ -195,6 +251,7 @@ def test_failovers_under_load_lose_nothing(patroni):
     # A failover is a pause: 503 database_unavailable with Retry-After, never a 500 or a hang.
     assert not any(a.status is not None and a.status >= 500 and a.status != 503
                    for a in attempts), statuses
+    assert not any(a.status is not None and 300 <= a.status < 500 for a in attempts), statuses
     codes = {a.code for a in attempts if a.status == 503}
     assert codes <= {"database_unavailable", "cluster_busy"}, codes
     assert all(a.retry_after for a in attempts if a.code == "database_unavailable")
@@ -202,22 +259,45 @@ def test_failovers_under_load_lose_nothing(patroni):
     assert statuses.get("503", 0) + sum(v for k, v in statuses.items() if not k.isdigit()), \
         "the faults were never seen by a client: the test did not test"
     assert not record.result.unanswered, record.result.unanswered[:5]
-    # Nothing lost, nothing twice; the audit re-decides the whole log from nothing.
+    # Nothing lost, nothing twice; the placement audit re-decides its whole log from nothing.
     assert not lost and not duplicated, (lost[:5], duplicated)
-    stats = audit(url, cid, record.result)
-    assert stats["answered"] == len(acked)
+    for family, cid in ids.items():
+        mine = LoadResult({e: s for e, s in record.result.sent.items() if f"/{cid}/" in s.path})
+        check = audit if family == "placement" else audit_answers
+        stats = check(url, cid, mine)
+        assert stats["answered"] == sum(1 for s in mine.sent.values() if s.answers)
     for what, gap in gaps:
         assert gap < OUTAGE_BOUND_S, (what, gap)
     for key in ("before", "after"):
         assert lat[key], f"no requests {key} the faults"
-    # A fresh process on the promoted node rebuilds the same engine from the log.
+    if bouncer:  # many client connections, a few server connections
+        assert held <= POOLED_CONNECTIONS < clients, (held, clients)
+    # A fresh process on the promoted node rebuilds the same engines from the log.
     fresh = create_app(make_settings(url), configure_logs=False)
     try:
         with admin_client(fresh) as c:
-            assert c.get(f"/v1/clusters/{cid}/state").json() == state_live
-        assert fresh.state.ctx.engines.loads == 1
+            for family, cid in ids.items():
+                assert _state(c, TARGETS[family][0], cid) == states_live[family], family
+        assert fresh.state.ctx.engines.loads == len(ids)  # each built from the log once
     finally:
         fresh.state.ctx.close()
+
+
+def _server_connections(cluster: PatroniCluster) -> int:
+    """Client backends on the primary connected to Headroom's database now."""
+    leader = cluster.leader()
+    assert leader is not None
+    with psycopg.connect(host="127.0.0.1", port=leader.pg_port, user="postgres",
+                         dbname="postgres") as conn:
+        return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = 'headroom' "
+                            "AND backend_type = 'client backend'").fetchone()[0]
+
+
+def _bouncer_clients(bouncer: PgBouncer) -> int:
+    with bouncer.admin() as conn:
+        cur = conn.execute("SHOW CLIENTS")
+        names = [d.name for d in cur.description]
+        return sum(1 for row in cur.fetchall() if dict(zip(names, row))["database"] == "headroom")
 
 
 def _resend_answered(server: LiveServer, record: Record) -> int:
@@ -228,7 +308,7 @@ def _resend_answered(server: LiveServer, record: Record) -> int:
         random.Random(3).shuffle(items)
         for _eid, sent in items:
             r = c.post(sent.path, json=sent.body)
-            assert r.status_code == 200, r.text
+            assert r.status_code in (200, 202), r.text
             got = r.json()
             assert got["replayed"] is True and got["event_seq"] == sent.answers[0]["event_seq"]
             assert {k: v for k, v in got.items() if k != "replayed"} == \
@@ -237,11 +317,17 @@ def _resend_answered(server: LiveServer, record: Record) -> int:
     return n
 
 
-def _state(server: LiveServer, cid: str) -> dict:
-    with server.client() as c:
-        r = c.get(f"/v1/clusters/{cid}/state")
-        assert r.status_code == 200, r.text
-        return r.json()
+def _state(where: Any, collection: str, cid: str) -> dict:
+    """A cluster's /state (a reservation stream's resource), from a LiveServer or a client."""
+    path = f"/v1/clusters/{cid}/state" if collection == "clusters" else f"/v1/reservations/{cid}"
+    if isinstance(where, LiveServer):
+        with where.client() as c:
+            return _state(c, collection, cid)
+    r = where.get(path)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    body.pop("updated_at", None)
+    return body
 
 
 def _logged(url: str, cid: str) -> dict[str, tuple[int, int]]:
