@@ -20,6 +20,7 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -261,3 +262,9 @@ def print_table(out: dict[str, Any]) -> None:
 
 def main_json(out: dict[str, Any]) -> None:
     print(json.dumps(out, indent=2))
+
+
+def write_json(path: Path, out: dict[str, Any]) -> None:
+    """A benchmark's results as JSON, its directory made if need be."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(out, indent=2) + "\n")

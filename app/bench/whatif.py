@@ -4,8 +4,8 @@ takes, and what it takes from the decisions of the process that computes it.
 `headroom serve --workers 1` on Postgres with HEADROOM_WHAT_IF_WORKERS=1. First a placement
 cluster (first_fit, 100 servers, the HTTP benchmark's six VM types) is given ``--events``
 logged events through batches of 100 (arrivals, and departures of placed jobs that keep it
-about ``--population`` full). Then the moment cluster of the calibration benchmark
-(app/bench/calibration.py) is driven open-loop at ``--rate`` requests/s from a process of its
+about ``--population`` full). Then the moment cluster the calibration benchmark drives too
+(app/bench/beside.py) is driven open-loop at ``--rate`` requests/s from a process of its
 own, and the run alternates phases: ``quiet`` (``--duration`` s, nothing in the background)
 and ``what-if`` (a what-if of the whole placement log under best_fit with ``--seeds`` seeds,
 from its start until it is done). Per phase: requests answered per second, p50/p99 at the
@@ -20,7 +20,6 @@ the quiet phase's before it.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import os
 import random
@@ -33,8 +32,8 @@ from typing import Any
 
 import httpx
 
-from app.bench import calibration as cal
-from app.bench.http import admin_key, start_server, stop_server
+from app.bench import beside
+from app.bench.http import admin_key, start_server, stop_server, write_json
 from app.bench.workload import VM_TYPES, cluster_spec
 
 CHILD = "app.sim.whatif.background"  # the what-if child's module (app/service/whatifs.py)
@@ -94,42 +93,42 @@ def _run(args: argparse.Namespace, server_pid: int, url: str) -> dict[str, Any]:
     print(f"what-if bench: {url}, 1 worker, 1 what-if worker; logging {args.events:,} events",
           file=sys.stderr, flush=True)
     fill_s = fill(api, logged, args.events, args.population, args.seed)
-    r = api.post("/v1/clusters", json={"name": f"what-if-bench-driven-{tag}", **cal.DRIVEN})
+    r = api.post("/v1/clusters", json={"name": f"what-if-bench-driven-{tag}", **beside.DRIVEN})
     r.raise_for_status()
     driven = r.json()
 
     def child_running() -> bool:
-        return bool(cal.CpuSample.take(server_pid, CHILD).children)
+        return bool(beside.CpuSample.take(server_pid, CHILD).children)
 
     context = mp.get_context("spawn")
     stop, out = context.Event(), context.Queue()
-    driver = context.Process(target=cal._driver_process, daemon=True, args=(
+    driver = context.Process(target=beside.driver_process, daemon=True, args=(
         stop, out, host, int(port), headers, driven["id"], args.rate, args.outstanding,
         args.seed))
     driver.start()
-    samples = cal.Samples(out)
-    phases: list[cal.Phase] = []
+    samples = beside.Samples(out)
+    phases: list[beside.Phase] = []
     runs: list[dict[str, Any]] = []
     try:
-        cal._wait(samples.answered, 120, "the driver got no answer")
+        beside.wait_for(samples.answered, 120, "the driver got no answer")
         time.sleep(args.warm_up)
         for n in range(1, args.rounds + 1):
-            quiet = cal.Phase(n, "quiet")
-            cal.measure(quiet, server_pid, args.duration, CHILD)
+            quiet = beside.Phase(n, "quiet")
+            beside.measure(quiet, server_pid, args.duration, CHILD)
             phases.append(quiet)
-            cal._progress(quiet, samples)
+            beside.progress(quiet, samples)
             r = api.post(f"/v1/clusters/{logged}/what-if", json={
                 "policy": {"kind": "best_fit"}, "seeds": list(range(args.seeds)),
                 "differences": 20})
             r.raise_for_status()
             location = r.headers["location"]
-            busy = cal.Phase(n, "what-if")
+            busy = beside.Phase(n, "what-if")
 
             def done(location: str = location) -> bool:
                 return api.get(location).json()["status"] in ("done", "failed", "cancelled")
-            cal.measure(busy, server_pid, None, CHILD, until=done, limit=args.limit)
+            beside.measure(busy, server_pid, None, CHILD, until=done, limit=args.limit)
             phases.append(busy)
-            cal._progress(busy, samples)
+            beside.progress(busy, samples)
             finished = api.get(location).json()
             runs.append({"round": n, "status": finished["status"],
                          "seconds": _seconds(finished),
@@ -138,7 +137,7 @@ def _run(args: argparse.Namespace, server_pid: int, url: str) -> dict[str, Any]:
                                        if (finished["result"] or {}).get("random") else 1)})
             print(f"  round {n} what-if {finished['status']} in {runs[-1]['seconds']} s",
                   file=sys.stderr, flush=True)
-            cal._wait(lambda: not child_running(), 60, "the what-if child did not end")
+            beside.wait_for(lambda: not child_running(), 60, "the what-if child did not end")
     finally:
         stop.set()
         driver.join(timeout=60)
@@ -169,7 +168,7 @@ def print_table(out: dict[str, Any]) -> None:
     for r in out["runs"]:
         print(f"  round {r['round']}: {r['status']} in {r['seconds']:.1f} s, "
               f"{r['sides']} sides, {r['events_per_s']:,.0f} events/s")
-    cal.print_phases(out["phases"])
+    beside.print_phases(out["phases"])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -197,9 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     out = run(args)
     print_table(out)
     if args.json:
-        args.json.write_text(json.dumps(out, indent=1) + "\n")
+        write_json(args.json, out)
     if args.plot:
-        cal.plot(args.plot, {**out, "child": "what-if"})
+        beside.plot(args.plot, {**out, "child": "what-if"})
     return 0
 
 

@@ -51,18 +51,14 @@ class History:
             pooled[j].append(max(0.0, fa - sa))
         self.lengths = {j: np.sort(np.array(v)) for j, v in pooled.items()}
         self.all = np.sort(np.concatenate(list(self.lengths.values()))) if pooled else np.array([])
+        # (type, arrival time) of every job it knows, whatever became of it.
+        known = [*((j, qa) for j, qa in engine.queued.values()),
+                 *((j, qa) for _s, j, qa, _sa in engine.running.values()),
+                 *((j, qa) for _s, j, qa, _sa, _fa in engine.finished.values()),
+                 *((j, qa) for j, qa, _wa in engine.withdrawn.values())]
         arrivals: dict[int, int] = defaultdict(int)
         first = engine.now
-        for j, qa in engine.queued.values():
-            arrivals[j] += 1
-            first = min(first, qa)
-        for _s, j, qa, _sa in engine.running.values():
-            arrivals[j] += 1
-            first = min(first, qa)
-        for _s, j, qa, _sa, _fa in engine.finished.values():
-            arrivals[j] += 1
-            first = min(first, qa)
-        for j, qa, _wa in engine.withdrawn.values():
+        for j, qa in known:
             arrivals[j] += 1
             first = min(first, qa)
         span = engine.now - first

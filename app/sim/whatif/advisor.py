@@ -32,7 +32,7 @@ from app.policies.alternatives import OBJECTIVES
 from app.policies.protocol import PolicyAdapter
 from app.sim.dispatch import dispatch
 from app.sim.whatif.jobs import MODELS, JobModel, Lives, Logged, logged_lives
-from app.sim.whatif.replay import SideResult, interval, run_side, ticker
+from app.sim.whatif.replay import SideResult, interval, run_side, seeded, ticker
 
 
 def label(policy: Mapping[str, Any]) -> str:
@@ -168,12 +168,7 @@ def candidate_runs(job: tuple[Mapping[str, Any], str, Sequence[Logged], Lives, S
     it drew lifetimes (else every seed gives the same run). A plain function of plain data,
     so a Dask worker can run it."""
     spec, model_name, rows, lives, seeds = job
-    model = MODELS[model_name]
-    first = run_side(lambda: build(spec), model, spec, rows, lives, seeds[0], tick)
-    if not first.assumptions.get("lifetime_drawn"):
-        return [first]
-    return [first] + [run_side(lambda: build(spec), model, spec, rows, lives, s)
-                      for s in seeds[1:]]
+    return seeded(lambda: build(spec), MODELS[model_name], spec, rows, lives, seeds, tick)
 
 
 def _change(value: float | None, base: float | None) -> float | None:

@@ -272,6 +272,20 @@ def ticker(total: int, progress: Callable[[int, int], None] | None) -> Callable[
     return tick
 
 
+def seeded(build: Callable[[], PolicyAdapter[Any]], model: JobModel, spec: Mapping[str, Any],
+           rows: Sequence[Logged], lives: Lives, seeds: Sequence[int],
+           tick: Callable[[int], None] | None = None,
+           tick_rest: Callable[[int], None] | None = None) -> list[SideResult]:
+    """One policy's replays: under the first seed (counted by ``tick``), and under the others
+    (``tick_rest``) only if it drew lifetimes, the one random thing in a replay; else every
+    seed gives the same run."""
+    first = run_side(build, model, spec, rows, lives, seeds[0], tick)
+    if not first.assumptions.get("lifetime_drawn"):
+        return [first]
+    return [first] + [run_side(build, model, spec, rows, lives, s, tick_rest)
+                      for s in seeds[1:]]
+
+
 def what_if(build_policy: Callable[[], PolicyAdapter[Any]],
             build_alternative: Callable[[], PolicyAdapter[Any]], model: JobModel,
             spec: Mapping[str, Any], rows: Sequence[Logged], seeds: Sequence[int] = (0,),
@@ -285,10 +299,7 @@ def what_if(build_policy: Callable[[], PolicyAdapter[Any]],
     # At most: the seeds after the first run only where lifetimes were drawn.
     tick = ticker(len(rows) * (1 + len(seeds)), progress)
     base = run_side(build_policy, model, spec, rows, lives, seeds[0], tick)
-    alts = [run_side(build_alternative, model, spec, rows, lives, seeds[0], tick)]
-    if alts[0].assumptions.get("lifetime_drawn"):  # else every seed gives the same run
-        alts += [run_side(build_alternative, model, spec, rows, lives, s, tick)
-                 for s in seeds[1:]]
+    alts = seeded(build_alternative, model, spec, rows, lives, seeds, tick, tick)
     logged = [dict(r.response) for r in rows]
     mismatch = sum(1 for x, y in zip(base.answers, logged) if x != y)
     # Only drawn lifetimes are random: without any, every seed gives the same run.
