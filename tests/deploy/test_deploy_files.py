@@ -3,6 +3,7 @@ against the settings and CLI the code really has."""
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -11,10 +12,12 @@ from urllib.parse import urlsplit
 
 import pytest
 import yaml
+from sqlalchemy.engine import make_url
 
 from app.cli import build_parser
 from app.config import Settings
 from tests.conftest import IN_CI
+from tests.ha.patroni import TIMINGS
 from tests.test_wheel_install import BUILD_INPUTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -182,3 +185,55 @@ def test_haproxy_accepts_the_shipped_config(config):
                           capture_output=True, check=False,
                           text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+class _ComposeLoader(yaml.SafeLoader):
+    """YAML with Compose's merge-control tags (``!override``, ``!reset``, Compose 2.24)."""
+
+
+for _tag in ("!override", "!reset"):
+    _ComposeLoader.add_constructor(_tag, lambda loader, node: (
+        loader.construct_mapping(node, deep=True) if isinstance(node, yaml.MappingNode)
+        else loader.construct_sequence(node, deep=True)))
+
+
+def _defaults(value: str) -> str:
+    """Compose's ${VAR:-default} interpolation, with every variable unset."""
+    return re.sub(r"\$\{[A-Z_]+:-([^}]*)\}", r"\1", value)
+
+
+def test_compose_ha_replaces_postgres_with_three_synchronous_patroni_nodes(compose):
+    ha = yaml.load((ROOT / "docker-compose.ha.yml").read_text(), Loader=_ComposeLoader)
+    services = ha["services"]
+    assert services["postgres"] == {"profiles": ["single-node"]}  # not started
+    nodes = sorted(n for n in services if re.fullmatch(r"pg\d", n))
+    assert nodes == ["pg1", "pg2", "pg3"]
+    patroni = yaml.safe_load((ROOT / "deploy" / "patroni" / "patroni.yml").read_text())
+    dcs = patroni["bootstrap"]["dcs"]
+    assert dcs["synchronous_mode"] is True
+    assert {k: dcs[k] for k in TIMINGS} == TIMINGS  # the timings the failover test measures
+    etcd_host, etcd_port = patroni["etcd3"]["hosts"].split(":")
+    assert etcd_host in services and f"http://0.0.0.0:{etcd_port}" in services[etcd_host]["command"]
+    image = (ROOT / "deploy" / "patroni" / "Dockerfile").read_text()
+    major = re.search(r"^FROM postgres:(\d+)$", image, re.MULTILINE).group(1)
+    assert patroni["postgresql"]["bin_dir"] == f"/usr/lib/postgresql/{major}/bin"
+    assert re.search(r"^USER postgres$", image, re.MULTILINE)  # Postgres refuses to run as root
+    listen = {k: patroni[k]["listen"].rsplit(":", 1)[1] for k in ("restapi", "postgresql")}
+    for n in nodes:
+        env = services[n]["environment"]
+        assert env["PATRONI_NAME"] == n
+        assert env["PATRONI_RESTAPI_CONNECT_ADDRESS"] == f"{n}:{listen['restapi']}"
+        assert env["PATRONI_POSTGRESQL_CONNECT_ADDRESS"] == f"{n}:{listen['postgresql']}"
+        assert f":{listen['restapi']}/cluster" in " ".join(services[n]["healthcheck"]["test"])
+    script = ROOT / patroni["bootstrap"]["post_bootstrap"].replace("/etc/patroni", "deploy/patroni")
+    assert script.stat().st_mode & 0o111
+    subprocess.run(["sh", "-n", str(script)], check=True)
+    for name in ("migrate", *APPS):
+        env = {**compose["services"][name]["environment"], **services[name]["environment"]}
+        assert set(env) <= SETTING_ENV, set(env) - SETTING_ENV
+        url = make_url(Settings(database_url=_defaults(env["HEADROOM_DATABASE_URL"])).database_url)
+        assert url.query["host"] == tuple(f"{n}:{listen['postgresql']}" for n in nodes)
+        assert url.query["target_session_attrs"] == "read-write"
+        deps = services[name]["depends_on"]
+        assert "postgres" not in deps
+        assert all(deps[n]["condition"] == "service_healthy" for n in nodes)

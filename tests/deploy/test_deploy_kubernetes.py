@@ -6,6 +6,7 @@ with the key and cluster ids from headroom.env."""
 from __future__ import annotations
 
 import base64
+import configparser
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ from typing import Any
 import kubernetes_validate
 import pytest
 import yaml
+from sqlalchemy.engine import make_url
 
 from app.config import Settings
 from app.kubernetes.kueue import CONTROLLER_NAME
@@ -23,9 +25,10 @@ from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy" / "kubernetes"
-TARGETS = ["base", "overlays/postgres", "overlays/kueue"]
-# Objects of CRDs the schemas do not hold (Kueue's), checked by hand below instead.
-CRD_KINDS = {("kueue.x-k8s.io/v1beta1", "AdmissionCheck")}
+TARGETS = ["base", "overlays/postgres", "overlays/postgres-ha", "overlays/kueue"]
+# Objects of CRDs the schemas do not hold (Kueue's, CloudNativePG's), checked by hand below.
+CRD_KINDS = {("kueue.x-k8s.io/v1beta1", "AdmissionCheck"), ("postgresql.cnpg.io/v1", "Cluster"),
+             ("postgresql.cnpg.io/v1", "Pooler")}
 K8S_VERSION = "1.32.0"
 SETTING_ENV = {f"HEADROOM_{name.upper()}" for name in Settings.model_fields}
 # The fields of kubescheduler.config.k8s.io/v1 Extender.
@@ -88,6 +91,44 @@ def test_kueue_overlay_names_the_controller_and_grants_what_it_calls():
         {("admissionchecks/status", "patch"), ("workloads/status", "patch")}
     controller = _one(docs, "Deployment", "headroom-kueue")["spec"]["template"]["spec"]
     assert "python -m app.kubernetes.kueue" in controller["containers"][0]["args"][0]
+
+
+def test_ha_overlay_runs_cloudnativepg_with_a_synchronous_standby_and_a_pooler():
+    out = subprocess.run([_kubectl(), "kustomize", str(DEPLOY / "overlays" / "postgres-ha")],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    docs = [d for d in yaml.safe_load_all(out) if d]
+    cluster = _one(docs, "Cluster", "headroom-db")
+    spec = cluster["spec"]
+    assert set(spec) <= {"instances", "imageName", "affinity", "postgresql", "bootstrap",
+                         "storage"}
+    assert spec["instances"] == 3
+    # A commit Headroom answers is on a standby too, and never acknowledged on one copy.
+    assert spec["postgresql"]["synchronous"] == {"method": "any", "number": 1,
+                                                 "dataDurability": "required"}
+    assert spec["affinity"] == {"enablePodAntiAffinity": True, "podAntiAffinityType": "required",
+                                "topologyKey": "kubernetes.io/hostname"}
+    assert spec["bootstrap"] == {"initdb": {"database": "headroom", "owner": "headroom"}}
+    pooler = _one(docs, "Pooler", "headroom-db-pooler")["spec"]
+    assert pooler["cluster"] == {"name": "headroom-db"} and pooler["type"] == "rw"
+    assert pooler["pgbouncer"]["poolMode"] == "transaction"
+    shipped = configparser.ConfigParser(interpolation=None)
+    shipped.read(ROOT / "deploy" / "pgbouncer" / "pgbouncer.ini")
+    for key in ("server_login_retry", "server_connect_timeout", "query_wait_timeout"):
+        assert pooler["pgbouncer"]["parameters"][key] == shipped["pgbouncer"][key], key
+    # Headroom serves through the pooler, told so; migrations go to the primary directly.
+    pod = _one(docs, "Deployment", "headroom")["spec"]["template"]["spec"]
+    env = {e["name"]: e for e in pod["containers"][0]["env"]}
+    url = env["HEADROOM_DATABASE_URL"]["value"].replace("$(POSTGRES_PASSWORD)", "pw")
+    assert make_url(url).host == "headroom-db-pooler"
+    assert env["POSTGRES_PASSWORD"]["valueFrom"]["secretKeyRef"] == {"name": "headroom-db-app",
+                                                                    "key": "password"}
+    assert Settings(database_url=url, database_transaction_pooling=env[
+        "HEADROOM_DATABASE_TRANSACTION_POOLING"]["value"]).database_transaction_pooling
+    migrate = {c["name"]: c for c in pod["initContainers"]}["migrate"]
+    assert migrate["env"] == [{"name": "HEADROOM_DATABASE_URL", "valueFrom": {
+        "secretKeyRef": {"name": "headroom-db-app", "key": "uri"}}}]
+    # No single-node database left behind.
+    assert not [d for d in docs if d["kind"] in ("StatefulSet", "PersistentVolumeClaim")]
 
 
 def test_the_validation_can_fail():
