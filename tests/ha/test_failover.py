@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 from sqlalchemy import create_engine, text
@@ -185,9 +186,12 @@ def test_failovers_under_load_lose_nothing(patroni, route):
                              daemon=True).start()
             chaos = threading.Thread(target=faults.run, args=(stop_thread,))
             chaos.start()
-            await drive(server.url, server.headers, orchestrators, RATE, stop, record)
+            await asyncio.gather(
+                drive(server.url, server.headers, orchestrators, RATE, stop, record),
+                _poll_ready(server.url, stop, ready))
             chaos.join()
 
+        ready: list[tuple[float, int | str]] = []  # (when answered, status or error)
         started = time.monotonic()
         asyncio.run(load())
         ended = time.monotonic()
@@ -247,6 +251,8 @@ def test_failovers_under_load_lose_nothing(patroni, route):
               f" and +{max(failed, default=0):.1f} s; slowest answered attempt "
               f"{max(slow, default=0):.2f} s; {kinds}; after +5 s: {late}")
     print(f"  after the run every answered event resent: {resent} replayed, same seq")
+    ready_by = {str(k): sum(1 for _, x in ready if x == k) for k in {x for _, x in ready}}
+    print(f"  /readyz every 0.2 s: {ready_by}")
 
     # A failover is a pause: 503 database_unavailable with Retry-After, never a 500 or a hang.
     assert not any(a.status is not None and a.status >= 500 and a.status != 503
@@ -256,6 +262,10 @@ def test_failovers_under_load_lose_nothing(patroni, route):
     assert codes <= {"database_unavailable", "cluster_busy"}, codes
     assert all(a.retry_after for a in attempts if a.code == "database_unavailable")
     assert not any(a.error == "ReadTimeout" for a in attempts), "a request hung"
+    # ... nor held past the statement timeout (behind PgBouncer, a query waits for a server
+    # at most query_wait_timeout).
+    longest = max(a.took for a in attempts)
+    assert longest < Settings().statement_timeout_ms / 1000, longest
     assert statuses.get("503", 0) + sum(v for k, v in statuses.items() if not k.isdigit()), \
         "the faults were never seen by a client: the test did not test"
     assert not record.result.unanswered, record.result.unanswered[:5]
@@ -268,6 +278,12 @@ def test_failovers_under_load_lose_nothing(patroni, route):
         assert stats["answered"] == sum(1 for s in mine.sent.values() if s.answers)
     for what, gap in gaps:
         assert gap < OUTAGE_BOUND_S, (what, gap)
+    # Readiness follows the database: never a 500; not ready while no node took writes (behind
+    # PgBouncer a probe may instead wait out a short outage), ready again after the last fault.
+    assert {x for _, x in ready} <= {200, 503}, ready_by
+    if route == "multihost":
+        assert any(x == 503 for _, x in ready), ready_by
+    assert [x for t, x in ready if t > last][-5:] == [200] * 5, ready[-5:]
     for key in ("before", "after"):
         assert lat[key], f"no requests {key} the faults"
     if bouncer:  # many client connections, a few server connections
@@ -281,6 +297,18 @@ def test_failovers_under_load_lose_nothing(patroni, route):
         assert fresh.state.ctx.engines.loads == len(ids)  # each built from the log once
     finally:
         fresh.state.ctx.close()
+
+
+async def _poll_ready(base: str, stop: asyncio.Event, ready: list[tuple[float, int | str]]
+                      ) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while not stop.is_set():
+            try:
+                status: int | str = (await http.get("/readyz")).status_code
+            except httpx.HTTPError as exc:
+                status = type(exc).__name__
+            ready.append((time.monotonic(), status))
+            await asyncio.sleep(0.2)
 
 
 def _server_connections(cluster: PatroniCluster) -> int:
