@@ -266,8 +266,10 @@ def test_failovers_under_load_lose_nothing(patroni, route):
     # at most query_wait_timeout).
     longest = max(a.took for a in attempts)
     assert longest < Settings().statement_timeout_ms / 1000, longest
-    assert statuses.get("503", 0) + sum(v for k, v in statuses.items() if not k.isdigit()), \
-        "the faults were never seen by a client: the test did not test"
+    # Every killed primary was felt (else the test did not test): requests went unanswered
+    # for a while, refused with 503 or, behind PgBouncer, held until a server came back.
+    felt = [gap for what, gap in gaps if what.startswith("kill primary")]
+    assert len(felt) == 2 and min(felt) > 0.5, gaps
     assert not record.result.unanswered, record.result.unanswered[:5]
     # Nothing lost, nothing twice; the placement audit re-decides its whole log from nothing.
     assert not lost and not duplicated, (lost[:5], duplicated)
