@@ -94,8 +94,15 @@ class PgBouncer:
 
     def servers(self, dbname: str) -> int:
         """Server connections PgBouncer holds open to ``dbname`` now."""
+        return self._count("SHOW SERVERS", dbname)
+
+    def clients(self, dbname: str) -> int:
+        """Client connections PgBouncer has for ``dbname`` now."""
+        return self._count("SHOW CLIENTS", dbname)
+
+    def _count(self, show: str, dbname: str) -> int:
         with self.admin() as conn:
-            cur = conn.execute("SHOW SERVERS")
+            cur = conn.execute(show)
             names = [d.name for d in cur.description]
             return sum(1 for row in cur.fetchall() if dict(zip(names, row))["database"] == dbname)
 

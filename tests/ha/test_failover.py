@@ -200,7 +200,7 @@ def test_failovers_under_load_lose_nothing(patroni, route):
         resent = _resend_answered(server, record)
         states_live = {f: _state(server, TARGETS[f][0], i) for f, i in ids.items()}
         held = _server_connections(patroni)
-        clients = bouncer and _bouncer_clients(bouncer)
+        clients = bouncer and bouncer.clients("headroom")
     leader = patroni.leader()
 
     # What happened, measured from outside.
@@ -220,13 +220,16 @@ def test_failovers_under_load_lose_nothing(patroni, route):
     gaps = [(what, longest_gap(answered, at, end))
             for (what, at, _), end in zip(faults.events, ends)]
     acked = [e for e, s in record.result.sent.items() if s.answers]
+    # Each cluster's share of the record.
+    theirs = {family: LoadResult({e: s for e, s in record.result.sent.items()
+                                  if f"/{cid}/" in s.path}) for family, cid in ids.items()}
     lost, duplicated = [], 0
     for family, cid in ids.items():
         logged = _logged(url, cid)
-        mine = [e for e in acked if f"/{cid}/" in record.result.sent[e].path]
+        mine = [(e, s) for e, s in theirs[family].sent.items() if s.answers]
         assert mine, f"no {family} event was answered"
-        lost += [e for e in mine if logged.get(e, (None, None))[0] !=
-                 record.result.sent[e].answers[0]["event_seq"]]
+        lost += [e for e, s in mine if logged.get(e, (None, None))[0] !=
+                 s.answers[0]["event_seq"]]
         duplicated += sum(n - 1 for _, n in logged.values() if n > 1)
     print(f"\n{route}: Patroni ttl/loop_wait/retry_timeout {TIMINGS}; {len(TARGETS)} clients x "
           f"{RATE}/s for {ended - started:.1f} s; leader at the end: {leader and leader.name}")
@@ -274,10 +277,9 @@ def test_failovers_under_load_lose_nothing(patroni, route):
     # Nothing lost, nothing twice; the placement audit re-decides its whole log from nothing.
     assert not lost and not duplicated, (lost[:5], duplicated)
     for family, cid in ids.items():
-        mine = LoadResult({e: s for e, s in record.result.sent.items() if f"/{cid}/" in s.path})
         check = audit if family == "placement" else audit_answers
-        stats = check(url, cid, mine)
-        assert stats["answered"] == sum(1 for s in mine.sent.values() if s.answers)
+        stats = check(url, cid, theirs[family])
+        assert stats["answered"] == sum(1 for s in theirs[family].sent.values() if s.answers)
     for what, gap in gaps:
         assert gap < OUTAGE_BOUND_S, (what, gap)
     # Readiness follows the database: never a 500; not ready while no node took writes (behind
@@ -321,13 +323,6 @@ def _server_connections(cluster: PatroniCluster) -> int:
                          dbname="postgres") as conn:
         return conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = 'headroom' "
                             "AND backend_type = 'client backend'").fetchone()[0]
-
-
-def _bouncer_clients(bouncer: PgBouncer) -> int:
-    with bouncer.admin() as conn:
-        cur = conn.execute("SHOW CLIENTS")
-        names = [d.name for d in cur.description]
-        return sum(1 for row in cur.fetchall() if dict(zip(names, row))["database"] == "headroom")
 
 
 def _resend_answered(server: LiveServer, record: Record) -> int:

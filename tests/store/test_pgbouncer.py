@@ -120,7 +120,7 @@ def test_two_workers_share_a_few_server_connections_and_lose_nothing(bouncer, po
         finally:
             stop.set()
             watcher.join()
-        clients = _clients(bouncer)
+        clients = bouncer.clients(make_url(postgres_url).database)
     assert not result.errors and not result.unanswered, (result.errors[:3], result.unanswered)
     # More client connections than server connections: that is what pooling is for.
     assert max(held) <= POOL, held
@@ -151,15 +151,6 @@ async def _drive(base: str, headers: dict[str, str], cids: list[str], result: Lo
                     orch.running.append(body["job_id"])
 
     await asyncio.gather(*(one(n) for n in range(8)))
-
-
-def _clients(bouncer: PgBouncer) -> int:
-    """Client connections PgBouncer has from the app (its own admin console's excluded)."""
-    with bouncer.admin() as conn:
-        cur = conn.execute("SHOW CLIENTS")
-        names = [d.name for d in cur.description]
-        return sum(1 for row in cur.fetchall()
-                   if dict(zip(names, row))["database"] != "pgbouncer")
 
 
 def test_the_shipped_file_is_what_the_harness_runs():
