@@ -52,7 +52,7 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"headroom: {_limits_line(settings, workers)}", file=sys.stderr)
     # Worker processes build the app from the same environment.
     os.environ.setdefault("HEADROOM_DATABASE_URL", settings.database_url)
-    with _metrics_dir(workers):
+    with _metrics_dir(workers), _deciders_dir(workers):
         uvicorn.run("app.main:create_app", factory=True,
                     host=args.host or settings.host, port=args.port or settings.port,
                     workers=workers, log_config=log_config(settings.log_level),
@@ -101,6 +101,26 @@ def _metrics_dir(workers: int) -> Iterator[None]:
                 del os.environ[MULTIPROC_ENV]
     else:
         yield
+
+
+@contextlib.contextmanager
+def _deciders_dir(workers: int) -> Iterator[None]:
+    """Where the workers claim their share of the clusters (app/service/affinity.py): a
+    fresh directory per start, for this start's workers only."""
+    import os
+    import tempfile
+
+    from app.service.affinity import DIRECTORY_ENV, WORKERS_ENV
+
+    if workers < 2:
+        yield
+        return
+    with tempfile.TemporaryDirectory(prefix="headroom-deciders-") as path:
+        os.environ[DIRECTORY_ENV], os.environ[WORKERS_ENV] = path, str(workers)
+        try:
+            yield
+        finally:
+            del os.environ[DIRECTORY_ENV], os.environ[WORKERS_ENV]
 
 
 def masked_database_url(url: str) -> str:

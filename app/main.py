@@ -16,6 +16,7 @@ from fastapi_offline import FastAPIOffline
 
 from app import __version__, dashboard, tracing
 from app.api import problems
+from app.api.lean import LeanPath
 from app.api.middleware import InFlightRequests, RequestContextMiddleware
 from app.api.routes import clusters, health, keys, whatif
 from app.api.throttle import RequestLimitMiddleware, RequestLimits
@@ -23,11 +24,12 @@ from app.config import Settings, get_settings
 from app.families.base import Family, FamilyRegistry
 from app.families.registry import REGISTRY
 from app.logs import configure_logging
-from app.service.context import ServiceContext
+from app.service import affinity
 from app.service.calibrator import CalibrationLoop
-from app.service.whatifs import WhatIfLoop
+from app.service.context import ServiceContext
 from app.service.ticker import TickLoop
 from app.service.warmup import Warmup
+from app.service.whatifs import WhatIfLoop
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export import SpanExporter
@@ -115,9 +117,14 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
         calibrations.start()
         what_ifs = WhatIfLoop(ctx)
         what_ifs.start()
+        ctx.affinity = affinity.from_environment(ctx)
+        if ctx.affinity is not None:
+            await ctx.affinity.start()
         try:
             yield
         finally:
+            if ctx.affinity is not None:
+                await ctx.affinity.close()
             what_ifs.stop()
             calibrations.stop()
             loop.stop()
@@ -157,7 +164,9 @@ def create_app(settings: Settings | None = None, *, configure_logs: bool = True,
                            settings.owner_requests_per_second or 0,
                            settings.owner_expensive_in_flight or 0, limits_clock)
     app.state.limits = limits
-    if limits.on:  # added first, so it runs inside the request context, before routing
+    # Innermost: inside the request context and limits, in front of the router.
+    app.add_middleware(LeanPath, fastapi=app)
+    if limits.on:  # added before the context, so it runs inside it, before routing
         app.add_middleware(RequestLimitMiddleware, ctx=ctx, metrics=ctx.metrics, limits=limits)
     app.add_middleware(RequestContextMiddleware, metrics=ctx.metrics,
                        max_body_bytes=settings.max_body_bytes, in_flight=in_flight)

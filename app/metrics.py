@@ -104,6 +104,11 @@ class Metrics:
             "other processes decided for a cluster since this one last did. Near zero when "
             "each cluster's requests reach one process (affinity routing, deploy/).",
             registry=r)
+        self.forwarded = Counter(
+            "headroom_forwarded_events", "Single events this worker handed to the worker "
+            "that decides their cluster on this host (`headroom serve --workers N`), by "
+            "outcome: answered there, or decided here because that worker could not be "
+            "reached.", ["outcome"], registry=r)
         self.full_loads = Counter(
             "headroom_engine_full_loads", "Engines built from a snapshot and the log tail "
             "(cache miss: first use in this process, or evicted).", registry=r)

@@ -29,7 +29,15 @@ from collections.abc import Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Any
 
-from opentelemetry.trace import INVALID_SPAN, Link, Span, SpanContext, get_current_span
+from opentelemetry.trace import (
+    INVALID_SPAN,
+    Link,
+    NonRecordingSpan,
+    Span,
+    SpanContext,
+    get_current_span,
+    use_span,
+)
 from sqlalchemy import Engine
 
 from app import __version__, redact
@@ -92,6 +100,15 @@ class Tracing:
     def origin(self) -> SpanContext | None:
         """The current span's context, to link to later; None (and no work) while off."""
         return None if self._tracer is None else get_current_span().get_span_context()
+
+    def within(self, origin: SpanContext | None) -> AbstractContextManager[Any]:
+        """Spans of the ``with`` block as children of ``origin`` (a request's span, from
+        :meth:`origin`), for a thread that works on that request's behalf: the decider's
+        transaction sits in the trace of the first event it takes, as a request's own
+        transaction does, and links the others."""
+        if self._tracer is None or origin is None or not origin.is_valid:
+            return nullcontext()
+        return use_span(NonRecordingSpan(origin), end_on_exit=False)
 
     def shutdown(self) -> None:
         """Flush what the batch processor still holds (called when the app stops)."""

@@ -78,9 +78,15 @@ MESSAGES = {
 }
 
 
-def refusal(body: bytes) -> Refusal | None:
+# Where a clean body's document is kept in the ASGI scope (app/api/middleware.py), so that
+# the lean path (app/api/lean.py) validates it without parsing it again.
+PARSED = "headroom.json"
+
+
+def refusal(body: bytes, scope: dict[str, Any] | None = None) -> Refusal | None:
     """The first thing in ``body`` no request may hold, or None (clean, empty, or no JSON at
-    all: the route answers malformed JSON itself)."""
+    all: the route answers malformed JSON itself). A clean document is kept in ``scope``
+    under ``PARSED``."""
     if not body:
         return None
     try:
@@ -94,7 +100,11 @@ def refusal(body: bytes) -> Refusal | None:
     # substring scans: one regular expression for the three was 20 times slower on 1 MB.
     strings = b"\\u" in body or b"\xed" in body or b"\x00" in body
     if strings or body.count(b"{") + body.count(b"[") > MAX_DEPTH:
-        return next(_refusals(document, "", 1, strings), None)
+        found = next(_refusals(document, "", 1, strings), None)
+        if found is not None:
+            return found
+    if scope is not None:
+        scope[PARSED] = document
     return None
 
 

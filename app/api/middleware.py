@@ -170,7 +170,7 @@ def _refusal(scope: dict[str, Any], body: bytes) -> Refusal | None:
         for name, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
             if _CONTROL.search(name) or _CONTROL.search(value):
                 return Refusal(_printable(name), "control_character", _CONTROL_CHARACTER)
-    return refusal(body)
+    return refusal(body, scope)
 
 
 def _printable(text: str) -> str:

@@ -6,10 +6,12 @@ Headroom figure is also a ratio to
 - the *naive* durable service: row lock, INSERT, UPDATE, COMMIT per request (the baseline).
 
 Single events (arrivals and departures, ``--clients`` concurrent clients, one cluster), and for
-Headroom also batches of ``--batch`` events. Every server runs ``--workers`` uvicorn workers.
+Headroom also batches of ``--batch`` events. Every server runs ``--workers`` uvicorn workers;
+with more than one, Headroom's single events are measured with one worker too. With
+``--placement-venv``, OpenStack Placement under the same load (``app.bench.placement``).
 
     .venv/bin/python -m app.bench.ceiling --database-url postgresql+psycopg://... \\
-        [--clients 16] [--duration 20] [--batch 100] [--workers 2] [--json]
+        [--clients 16] [--duration 20] [--batch 100] [--workers 2] [--placement-venv DIR] [--json]
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import asyncio
 import json
 import sys
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
 
+from app.bench import placement
 from app.bench.ceiling_apps import prepare_naive
 from app.bench.http import admin_key, run_mode, start_server, stop_server
 from app.bench.workload import cluster_spec
@@ -53,19 +57,29 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         finally:
             stop_server(proc)
 
-    proc, url = start_server(args.database_url, args.workers)
-    try:
-        headers = {"Authorization": f"Bearer {admin_key(args.database_url)}"}
-        r = httpx.post(url + "/v1/clusters", headers=headers, timeout=30, json=cluster_spec(
-            f"ceiling-{uuid.uuid4().hex[:8]}", args.servers, {"kind": args.policy}))
-        r.raise_for_status()
-        cid = r.json()["id"]
-        rows["headroom single"] = _single(url, cid, args, headers)
-        rows[f"headroom batch of {args.batch}"] = asyncio.run(run_mode(
-            url, cid, "batch", args.clients, args.duration, args.batch, args.seed + 1,
-            not args.json, headers)).summary()
-    finally:
-        stop_server(proc)
+    # With several workers, Headroom with one too: how much the second one buys.
+    for workers in sorted({args.workers, 1}, reverse=True):
+        proc, url = start_server(args.database_url, workers)
+        try:
+            headers = {"Authorization": f"Bearer {admin_key(args.database_url)}"}
+            r = httpx.post(url + "/v1/clusters", headers=headers, timeout=30,
+                           json=cluster_spec(f"ceiling-{uuid.uuid4().hex[:8]}", args.servers,
+                                             {"kind": args.policy}))
+            r.raise_for_status()
+            cid = r.json()["id"]
+            if workers == args.workers:
+                rows["headroom single"] = _single(url, cid, args, headers)
+                rows[f"headroom batch of {args.batch}"] = asyncio.run(run_mode(
+                    url, cid, "batch", args.clients, args.duration, args.batch,
+                    args.seed + 1, not args.json, headers)).summary()
+            else:
+                rows["headroom single, 1 worker"] = _single(url, cid, args, headers)
+        finally:
+            stop_server(proc)
+    if args.placement_venv:
+        rows["openstack placement"] = placement.measure(
+            Path(args.placement_venv), args.database_url, args.workers, args.clients,
+            args.duration)
     for row in rows.values():
         row["vs_fixed"] = round(row["decisions_per_s"] / rows["fixed"]["decisions_per_s"], 3)
         row["vs_naive"] = round(row["decisions_per_s"] / rows["naive"]["decisions_per_s"], 3)
@@ -93,6 +107,8 @@ def main() -> None:
     ap.add_argument("--servers", type=int, default=1000)
     ap.add_argument("--policy", default="first_fit")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--placement-venv", help="a virtualenv with OpenStack Placement and "
+                    "gunicorn (app/bench/placement.py): adds its row")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     out = run(args)

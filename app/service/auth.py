@@ -206,6 +206,12 @@ def absent(cluster_id: str) -> ClusterNotFound:
     return ClusterNotFound(f"cluster {cluster_id!r} does not exist")
 
 
+def cluster_owner_cached(ctx: AuthContext, cluster_id: str) -> bool:
+    """Whether ``cluster_owner`` would answer from its cache, without the database."""
+    hit = ctx.cluster_owners.get(cluster_id)
+    return hit is not None and time.monotonic() - hit[0] <= ctx.settings.auth_cache_seconds
+
+
 def cluster_owner(ctx: AuthContext, cluster_id: str) -> tuple[str, str, str]:
     """(owner, name, policy kind) of a cluster or reservation stream, cached per process for
     HEADROOM_AUTH_CACHE_SECONDS: owner and kind never change (key limits hold ids, so a rename

@@ -35,6 +35,11 @@ class ServiceContext:
     auth_cache: AuthCache | None = None
     cluster_owners: dict[str, tuple[float, str, str, str]] = field(default_factory=dict)
     lock_waits: LockWaits = field(default_factory=LockWaits)
+    # The thread deciding queued single events (app/service/decider.py), once one is queued.
+    decider: Any = None
+    # This worker's share of the host's clusters (app/service/affinity.py), under
+    # `headroom serve --workers N`.
+    affinity: Any = None
 
     def __post_init__(self) -> None:
         if self.auth_cache is None:
@@ -52,4 +57,6 @@ class ServiceContext:
                    families=families or FamilyRegistry(), metrics=metrics)
 
     def close(self) -> None:
+        if self.decider is not None:
+            self.decider.close()
         self.db.dispose()

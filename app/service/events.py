@@ -24,11 +24,11 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, insert, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from app import tracing
@@ -46,7 +46,7 @@ from app.policies.errors import PolicyError
 from app.policies.protocol import PolicyAdapter
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow, Executor, Loaded, write_snapshot
-from app.service.log import logged_events
+from app.service.log import logged_events, logged_events_of
 from app.store.db import json_bytes
 from app.store.models import Cluster, Event, utcnow
 
@@ -78,8 +78,22 @@ class Pending:
     answer: dict[str, Any] | None = None
     error: BaseException | None = None
     twin: Pending | None = None  # an earlier event of the same group with the same id
-    done: bool = False
     origin: Any = None  # tracing on: the submitting request's span, for the decide span's links
+    # Called once the event is done, from the deciding thread (app/service/decider.py wakes
+    # the request's coroutine with it).
+    waker: Callable[[], None] | None = None
+    _done: bool = field(default=False, init=False)
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    @done.setter
+    def done(self, value: bool) -> None:
+        woken = value and not self._done and self.waker is not None
+        self._done = value
+        if woken:
+            self.waker()  # type: ignore[misc]
 
     def result(self) -> dict[str, Any]:
         if self.error is not None:
@@ -129,12 +143,22 @@ def submit_event(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) ->
                 _decide(ctx, {cluster_id: []}, all_or_nothing=False, drain=True)
         return pending.result()
     while not pending.done:
-        with ctx.groups.leading(MAX_STREAMS, lambda: pending.done) as claimed:
-            if claimed:
-                _decide(ctx, {cid: [] for cid in claimed}, all_or_nothing=False, drain=True)
-        if not pending.done:
+        if not lead(ctx, lambda: pending.done) and not pending.done:
             ctx.groups.wait_for(cluster_id)
     return pending.result()
+
+
+def lead(ctx: ServiceContext, done: Callable[[], bool], on_behalf: bool = False) -> bool:
+    """One leader's turn (unless ``done()`` turns true while waiting for it): decide what is
+    queued for every cluster whose mutex is free, in one transaction. False if it claimed
+    no cluster. ``on_behalf``: the caller is no request (the decider thread), so the
+    transaction's spans join the trace of the first event it takes."""
+    with ctx.groups.leading(MAX_STREAMS, done) as claimed:
+        if claimed:
+            oldest = ctx.groups.oldest(claimed[0]) if on_behalf and ctx.tracing.on else None
+            with ctx.tracing.within(getattr(oldest, "origin", None)):
+                _decide(ctx, {cid: [] for cid in claimed}, all_or_nothing=False, drain=True)
+    return bool(claimed)
 
 
 def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any]]
@@ -225,6 +249,9 @@ class _Part:
 def _decide_in_transaction(ctx: ServiceContext, groups: dict[str, list[Pending]],
                            all_or_nothing: bool, drain: bool, drained: set[str]
                            ) -> list[tuple[str, Loaded | None]]:
+    wanted = [cid for cid in sorted(groups) if drain or groups[cid]]
+    if len(wanted) > 1 and not all_or_nothing and ctx.db.dialect.name == "postgresql":
+        return _decide_clusters(ctx, groups, wanted, drain, drained)
     parts: list[_Part] = []
     # Not db.begin(): the lock span must hold SQLite's BEGIN IMMEDIATE (its lock wait) and the
     # commit span the COMMIT. Closing the connection rolls back what was not committed.
@@ -272,9 +299,57 @@ def _decide_in_transaction(ctx: ServiceContext, groups: dict[str, list[Pending]]
     return [(part.cluster.id, part.item) for part in parts]
 
 
+def _decide_clusters(ctx: ServiceContext, groups: dict[str, list[Pending]], wanted: list[str],
+                     drain: bool, drained: set[str]) -> list[tuple[str, Loaded | None]]:
+    """The queued single events of several clusters (Postgres), in one transaction and with
+    one statement per step for all of them: lock the rows, look the ids up, append the log
+    rows, advance the versions. Issued per cluster, those are four round trips each, one
+    after another, while the other clusters' requests wait for the same commit."""
+    parts: list[_Part] = []
+    with ctx.db.connect() as conn:
+        with ctx.tracing.span(tracing.LOCK_WAIT, {"headroom.cluster_id": ",".join(wanted)}):
+            waited = perf_counter()
+            tx = conn.begin()
+            clusters = lock_clusters(conn, ctx.families, wanted)
+            waited = perf_counter() - waited
+        for cid in wanted:
+            if drain:
+                groups[cid].extend(ctx.groups.drain(cid, MAX_GROUP))
+                drained.add(cid)
+            if cid in clusters:
+                ctx.lock_waits.record(cid, waited)
+            else:  # deleted while its events queued: they alone fail
+                for p in groups[cid]:
+                    p.error = ClusterNotFound(f"cluster {cid!r} does not exist")
+                    p.done = True
+        asked = {cid: list({p.event["event_id"] for p in groups[cid]}) for cid in clusters}
+        logged: dict[str, dict[str, Any]] = {cid: {} for cid in clusters}
+        for row in logged_events_of(conn, asked):
+            logged[row.cluster_id][row.event_id] = row
+        for cid, cluster in clusters.items():
+            parts.append(_decide_group(ctx, conn, cluster, groups[cid], False, logged[cid]))
+
+        changed = [part for part in parts if part.rows]
+        with ctx.tracing.span(tracing.COMMIT, {
+                "headroom.cluster_id": ",".join(wanted),
+                "headroom.events_written": sum(len(part.rows) for part in changed)}):
+            if changed:
+                conn.execute(insert(Event), [row for part in changed for row in part.rows])
+                advance_versions(conn, [(part.cluster.id, part.old_version, part.item.version)
+                                        for part in changed if part.item is not None])
+                for part in changed:
+                    _snapshot_if_due(ctx, conn, part)
+            tx.commit()
+    for part in parts:
+        ctx.metrics.committed(part.cluster, part.item, part.rows)
+    return [(part.cluster.id, part.item) for part in parts]
+
+
 def _decide_group(ctx: ServiceContext, conn: Connection, cluster: ClusterRow,
-                  group: list[Pending], all_or_nothing: bool) -> _Part:
-    """Decide one cluster's events on its engine (the row is locked); nothing written yet."""
+                  group: list[Pending], all_or_nothing: bool,
+                  logged: dict[str, Any] | None = None) -> _Part:
+    """Decide one cluster's events on its engine (the row is locked); nothing written yet.
+    ``logged``: the log rows of the group's ids, if already read."""
     time = cluster.family.time
     ids = list({p.event["event_id"] for p in group})
     part = _Part(cluster, None, [], cluster.version)
@@ -283,7 +358,8 @@ def _decide_group(ctx: ServiceContext, conn: Connection, cluster: ClusterRow,
     with ctx.tracing.span(tracing.DECIDE, {
             "headroom.cluster_id": cluster.id, "headroom.policy_kind": cluster.policy_kind,
             "headroom.group_size": len(group)}, linked=group) as span:
-        logged = {r.event_id: r for r in logged_events(conn, cluster.id, ids)}
+        if logged is None:
+            logged = {r.event_id: r for r in logged_events(conn, cluster.id, ids)}
         for p in group:
             eid = p.event["event_id"]
             row = logged.get(eid)
@@ -352,9 +428,54 @@ def _write(ctx: ServiceContext, conn: Connection, part: _Part) -> None:
         .values(version=item.version))
     if done.rowcount != 1:
         raise Conflict(f"cluster {cluster.id} changed concurrently; retry")
+    _snapshot_if_due(ctx, conn, part)
+
+
+def _snapshot_if_due(ctx: ServiceContext, conn: Connection, part: _Part) -> None:
     every = ctx.settings.snapshot_every
-    if item.version // every > part.old_version // every:
-        write_snapshot(conn, cluster, item)
+    assert part.item is not None
+    if part.item.version // every > part.old_version // every:
+        write_snapshot(conn, part.cluster, part.item)
+
+
+# Several clusters' rows, locked in id order (bytewise, as Python's sorted orders the ids for
+# the per-cluster path, so every transaction of every process takes its locks in one order).
+_LOCK_CLUSTERS = text(
+    "SELECT id, version, policy_kind, created_at FROM clusters "
+    "WHERE id = ANY(CAST(:ids AS varchar[])) ORDER BY id COLLATE \"C\" FOR UPDATE"
+).columns(Cluster.id, Cluster.version, Cluster.policy_kind, Cluster.created_at)
+# The compare-and-set of several versions at once (see _write); RETURNING counts them.
+_ADVANCE_VERSIONS = text(
+    "UPDATE clusters SET version = v.new FROM unnest(CAST(:ids AS varchar[]), "
+    "CAST(:olds AS bigint[]), CAST(:news AS bigint[])) AS v(id, old, new) "
+    "WHERE clusters.id = v.id AND clusters.version = v.old RETURNING clusters.id")
+
+
+def lock_clusters(conn: Connection, families: FamilyRegistry, cluster_ids: list[str]
+                  ) -> dict[str, ClusterRow]:
+    """``lock_cluster`` for several clusters in one statement (Postgres); the ones that do
+    not exist are missing from the answer."""
+    try:
+        rows = conn.execute(_LOCK_CLUSTERS, {"ids": cluster_ids}).all()
+    except OperationalError as exc:
+        if "lock timeout" in str(exc).lower():
+            raise Busy(f"one of clusters {', '.join(cluster_ids)} is locked by another "
+                       "request; retry") from exc
+        raise
+    out = {}
+    for row in rows:
+        family = families.family_for(row.policy_kind)
+        out[row.id] = ClusterRow(row.id, row.version, row.policy_kind, family,
+                                 row.created_at if family.needs_created_at else None)
+    return out
+
+
+def advance_versions(conn: Connection, changes: list[tuple[str, int, int]]) -> None:
+    """Each (cluster, old version, new version), compare-and-set, in one statement."""
+    ids, olds, news = (list(column) for column in zip(*changes, strict=True))
+    done = conn.execute(_ADVANCE_VERSIONS, {"ids": ids, "olds": olds, "news": news}).all()
+    if len(done) != len(changes):
+        raise Conflict(f"clusters {', '.join(ids)} changed concurrently; retry")
 
 
 def _semantic(event: dict[str, Any]) -> dict[str, Any]:

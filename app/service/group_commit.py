@@ -33,11 +33,40 @@ class GroupCommit(Generic[T]):
         self._mutexes: weakref.WeakValueDictionary[str, threading.Lock] = \
             weakref.WeakValueDictionary()
         self._queues: dict[str, list[T]] = {}
+        # Counts what may give a leader new work (an event queued, a mutex released), so that
+        # the decider thread (app/service/decider.py) sleeps only while nothing changed.
+        self._work = threading.Condition(self._lock)
+        self._generation = 0
 
     def enqueue(self, cluster_id: str, pending: T) -> None:
         """Queue an event for the next transaction of this cluster."""
         with self._lock:
             self._queues.setdefault(cluster_id, []).append(pending)
+            self._changed()
+
+    def _changed(self) -> None:
+        # The caller holds ``_lock``.
+        self._generation += 1
+        self._work.notify_all()
+
+    def wake(self) -> None:
+        """Wake whoever waits for work (the decider, to see that it should stop)."""
+        with self._lock:
+            self._changed()
+
+    def generation(self) -> int:
+        with self._lock:
+            return self._generation
+
+    def wait_for_work(self, seen: int, timeout: float) -> None:
+        """Until something changed since ``generation()`` was ``seen`` (or ``timeout``)."""
+        with self._lock:
+            if self._generation == seen:
+                self._work.wait(timeout)
+
+    def has_queued(self) -> bool:
+        with self._lock:
+            return bool(self._queues)
 
     def drain(self, cluster_id: str, limit: int) -> list[T]:
         """Up to ``limit`` queued events of this cluster, oldest first."""
@@ -49,6 +78,12 @@ class GroupCommit(Generic[T]):
             else:
                 self._queues.pop(cluster_id, None)
             return group
+
+    def oldest(self, cluster_id: str) -> T | None:
+        """The cluster's oldest queued event, left queued."""
+        with self._lock:
+            queue = self._queues.get(cluster_id)
+            return queue[0] if queue else None
 
     def _mutex(self, cluster_id: str) -> threading.Lock:
         """The cluster's mutex (the caller holds ``_lock``, and a reference while it uses it:
@@ -64,8 +99,13 @@ class GroupCommit(Generic[T]):
         """Hold this process's mutex for one cluster."""
         with self._lock:
             mutex = self._mutex(cluster_id)
-        with mutex:
-            yield
+        try:
+            with mutex:
+                yield
+        finally:  # events queued meanwhile can now be decided
+            with self._lock:
+                if cluster_id in self._queues:
+                    self._changed()
 
     @contextmanager
     def leading(self, limit: int, done: Callable[[], bool]) -> Iterator[list[str]]:
@@ -94,6 +134,9 @@ class GroupCommit(Generic[T]):
         finally:
             for _, mutex in held:
                 mutex.release()
+            with self._lock:
+                if self._queues:  # left for the next turn (more than a group, or skipped)
+                    self._changed()
             with self._turn:
                 self._leading = False
                 self._turn.notify_all()

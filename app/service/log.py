@@ -33,6 +33,25 @@ _LOGGED_PG = text(LOGGED_PG_SQL).columns(Event.event_id, Event.seq, Event.reques
                                          Event.response)
 
 
+# The same probes for the ids of several clusters at once (Postgres; cross-cluster groups).
+_LOGGED_OF_PG = text(
+    "SELECT k.cluster AS cluster_id, e.event_id, e.seq, e.request_hash, e.response "
+    "FROM unnest(CAST(:clusters AS varchar[]), CAST(:ids AS varchar[])) AS k(cluster, id) "
+    "CROSS JOIN LATERAL ("
+    " SELECT event_id, seq, request_hash, response FROM events"
+    " WHERE cluster_id = k.cluster AND event_id = k.id LIMIT 1) AS e"
+).columns(Event.cluster_id, Event.event_id, Event.seq, Event.request_hash, Event.response)
+
+
+def logged_events_of(conn: Connection, ids: dict[str, list[str]]) -> Sequence[Row[Any]]:
+    """The log rows of ``ids`` (per cluster), with their cluster_id."""
+    pairs = [(cluster, eid) for cluster, eids in ids.items() for eid in eids]
+    if not pairs:
+        return []
+    clusters, events = (list(column) for column in zip(*pairs, strict=True))
+    return conn.execute(_LOGGED_OF_PG, {"clusters": clusters, "ids": events}).all()
+
+
 def logged_events(conn: Connection, cluster_id: str, ids: list[str]) -> Sequence[Row[Any]]:
     """The log rows of ``ids`` in this cluster (event_id, seq, request_hash, response)."""
     if not ids:

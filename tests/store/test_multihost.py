@@ -15,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 
 from app.config import Settings
 from app.main import create_app
+from app.store import db
 from app.store.db import make_engine
 from app.store.multihost import normalise
 from tests.conftest import admin_client, make_settings
@@ -125,5 +126,36 @@ def test_read_only_error_invalidates_the_connection(postgres_url):
             assert caught.value.connection_invalidated
         with engine.connect() as conn:  # a new connection, not the read-only one
             assert conn.execute(text("SHOW transaction_read_only")).scalar_one() == "off"
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("idle_enough", [True, False])
+def test_a_connection_that_idled_is_pinged_and_replaced_one_in_use_is_not(
+        postgres_url, monkeypatch, idle_enough):
+    """The pool pings a connection only after it sat idle (app/store/db.py): one killed
+    while idle is replaced before the caller sees it; without the idle time the same dead
+    connection reaches the caller, whose statement fails and drops it."""
+    monkeypatch.setattr(db, "PING_AFTER_IDLE_SECONDS", 0.0 if idle_enough else 3600.0)
+    engine = make_engine(Settings(database_url=postgres_url))
+    try:
+        with engine.connect() as conn:
+            pid = conn.execute(text("SELECT pg_backend_pid()")).scalar_one()
+        with engine.connect() as other:  # the pool's only connection, checked out again
+            assert other.execute(text("SELECT pg_backend_pid()")).scalar_one() == pid
+        killer = create_engine(postgres_url)
+        with killer.begin() as conn:
+            assert conn.execute(text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar()
+        killer.dispose()
+        if idle_enough:
+            with engine.connect() as conn:
+                assert conn.execute(text("SELECT pg_backend_pid()")).scalar_one() != pid
+        else:
+            with pytest.raises(DBAPIError) as raised, engine.connect() as conn:
+                conn.execute(text("SELECT 1"))
+            assert raised.value.connection_invalidated
+            with engine.connect() as conn:  # dropped: the next checkout connects afresh
+                assert conn.execute(text("SELECT pg_backend_pid()")).scalar_one() != pid
     finally:
         engine.dispose()

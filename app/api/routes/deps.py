@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import Depends, Header, Request, status
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -14,7 +16,7 @@ from app.api.schemas.common import CLIENT_ID_PATTERN
 from app.api.throttle import authenticated
 from app.errors import Unprocessable, WrongClusterKind
 from app.families.base import Family
-from app.service.auth import Principal, cluster_owner
+from app.service.auth import Principal, cluster_owner, cluster_owner_cached
 from app.service.context import ServiceContext
 
 
@@ -81,6 +83,16 @@ def require_cluster(request: Request, principal: Principal, cluster_id: str, sco
             + ("" if family.collection == "reservations" else
                " and /v1/clusters/{cluster_id} with its /events and /state"))
     return family
+
+
+async def require_cluster_async(request: Request, principal: Principal, cluster_id: str,
+                                scope: str) -> Family[Any]:
+    """``require_cluster`` for a coroutine route: on the event loop when the cluster's owner
+    is cached (no I/O), else in a worker thread (its database read must not stall the loop)."""
+    if cluster_owner_cached(request.app.state.ctx, cluster_id):
+        return require_cluster(request, principal, cluster_id, scope)
+    return await anyio.to_thread.run_sync(
+        partial(require_cluster, request, principal, cluster_id, scope))
 
 
 def event_id_from(body_id: str | None, header_id: str | None) -> str:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
+import anyio.to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from app.api.lean import lean
 from app.api.problems import responses
 from app.api.routes.deps import (
     Auth,
@@ -21,6 +23,7 @@ from app.api.routes.deps import (
     answer_with,
     event_id_from,
     require_cluster,
+    require_cluster_async,
 )
 from app.api.schemas.clusters import JobPage
 from app.api.schemas.common import CLIENT_ID_PATTERN
@@ -35,8 +38,9 @@ from app.api.schemas.events import (
 from app.api.schemas.queues import QueueArrivalOut
 from app.errors import Unprocessable
 from app.policies.capabilities import HoldsJobs
+from app.service.decider import submit, submit_batch
 from app.service.engines import ClusterRow
-from app.service.events import apply_batch, dry_run, read_adapter, submit_event
+from app.service.events import dry_run, read_adapter
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -47,26 +51,29 @@ router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
              summary="A job arrives: place it or reject it (queued clusters: queue it)",
              responses={202: {"model": QueueArrivalOut,
                               "description": "Queued: the job waits for the scheduler."}})
-def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth, request: Request,
-            idempotency_key: IdempotencyKey = None) -> JSONResponse:
-    family = require_cluster(request, principal, cluster_id, "write")
+@lean
+async def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth,
+                  request: Request, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    family = await require_cluster_async(request, principal, cluster_id, "write")
     event = _with_time({"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type},
                        body.at)
     if body.dry_run:
-        return answer_with(family, "arrival", dry_run(ctx, cluster_id, event))
+        return answer_with(family, "arrival",
+                           await anyio.to_thread.run_sync(dry_run, ctx, cluster_id, event))
     event["event_id"] = event_id_from(body.event_id, idempotency_key)
-    return answer_with(family, "arrival", submit_event(ctx, cluster_id, event))
+    return answer_with(family, "arrival", await submit(ctx, cluster_id, event))
 
 
 @router.post("/departures", response_model=DepartureOut, operation_id="postDeparture",
              summary="A job departs: free its slot, maybe migrate, reconfigure or start "
                      "queued jobs; a job still waiting in a queue is withdrawn from it")
-def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth, request: Request,
-              idempotency_key: IdempotencyKey = None) -> JSONResponse:
-    family = require_cluster(request, principal, cluster_id, "write")
+@lean
+async def departure(cluster_id: str, body: DepartureIn, ctx: Ctx, principal: Auth,
+                    request: Request, idempotency_key: IdempotencyKey = None) -> JSONResponse:
+    family = await require_cluster_async(request, principal, cluster_id, "write")
     event = _with_time({"kind": "departure", "job_id": body.job_id,
                         "event_id": event_id_from(body.event_id, idempotency_key)}, body.at)
-    return answer_with(family, "departure", submit_event(ctx, cluster_id, event))
+    return answer_with(family, "departure", await submit(ctx, cluster_id, event))
 
 
 def _with_time(event: dict[str, Any], at: float | None) -> dict[str, Any]:
@@ -76,15 +83,15 @@ def _with_time(event: dict[str, Any], at: float | None) -> dict[str, Any]:
 
 @router.post("/events:batch", response_model=BatchOut, operation_id="postEventBatch",
              summary="Several events decided in order in one transaction, all or nothing")
-def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth, request: Request
-          ) -> JSONResponse:
-    family = require_cluster(request, principal, cluster_id, "write")
+async def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth, request: Request
+                ) -> JSONResponse:
+    family = await require_cluster_async(request, principal, cluster_id, "write")
     limit = ctx.settings.max_batch_events
     if len(body.events) > limit:
         raise Unprocessable(f"at most {limit} events per batch",
                             errors=[{"field": "events", "message": f"more than {limit}"}])
     events = [e.model_dump(exclude_none=True) for e in body.events]
-    results = apply_batch(ctx, cluster_id, events)
+    results = await submit_batch(ctx, cluster_id, events)
     return JSONResponse({"results": [
         family.answers[e["kind"]].model_validate(r).model_dump(mode="json")
         for e, r in zip(events, results)]})

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request, Response, status
 
+from app.api.lean import lean
 from app.api.problems import responses
 from app.api.routes.deps import (
     Auth,
@@ -18,6 +19,7 @@ from app.api.routes.deps import (
     event_id_from,
     if_match_generation,
     require_cluster,
+    require_cluster_async,
 )
 from app.api.schemas.common import NAME_PATTERN
 from app.api.schemas.reservations import (
@@ -32,7 +34,8 @@ from app.api.schemas.reservations import (
 from app.policies.errors import build_declared
 from app.policies.thor.family import ReservationAdapter
 from app.service import clusters as service
-from app.service.events import read_adapter, submit_event
+from app.service.decider import submit
+from app.service.events import read_adapter
 from app.service.hindsight import hindsight
 from app.service.log import list_events
 from app.store.models import Cluster, as_utc
@@ -112,12 +115,13 @@ def delete(reservation_id: str, ctx: Ctx, principal: Auth, request: Request,
              operation_id="postObservation",
              summary="Report a period's demand; get the reservation for the next period",
              responses={**BODY, **responses(404, 409, 503)})
-def observe(reservation_id: str, body: ObservationIn, ctx: Ctx, principal: Auth,
-            request: Request, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
-    require_cluster(request, principal, reservation_id, "write")
+@lean
+async def observe(reservation_id: str, body: ObservationIn, ctx: Ctx, principal: Auth,
+                  request: Request, idempotency_key: IdempotencyKey = None) -> dict[str, Any]:
+    await require_cluster_async(request, principal, reservation_id, "write")
     event = {"kind": "observation", "period": body.period, "demand": body.demand,
              "event_id": event_id_from(body.event_id, idempotency_key)}
-    return submit_event(ctx, reservation_id, event)
+    return await submit(ctx, reservation_id, event)
 
 
 @router.get("/{reservation_id}/history", response_model=HistoryPage,
