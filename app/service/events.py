@@ -459,8 +459,8 @@ def lock_clusters(conn: Connection, families: FamilyRegistry, cluster_ids: list[
         rows = conn.execute(_LOCK_CLUSTERS, {"ids": cluster_ids}).all()
     except OperationalError as exc:
         if "lock timeout" in str(exc).lower():
-            raise Busy(f"one of clusters {', '.join(cluster_ids)} is locked by another "
-                       "request; retry") from exc
+            # No ids: the clusters sharing a transaction may be other owners'.
+            raise Busy("the cluster is locked by another request; retry") from exc
         raise
     out = {}
     for row in rows:
@@ -475,7 +475,7 @@ def advance_versions(conn: Connection, changes: list[tuple[str, int, int]]) -> N
     ids, olds, news = (list(column) for column in zip(*changes, strict=True))
     done = conn.execute(_ADVANCE_VERSIONS, {"ids": ids, "olds": olds, "news": news}).all()
     if len(done) != len(changes):
-        raise Conflict(f"clusters {', '.join(ids)} changed concurrently; retry")
+        raise Conflict("the cluster changed concurrently; retry")
 
 
 def _semantic(event: dict[str, Any]) -> dict[str, Any]:
