@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event
 
 from app.api import throttle
-from app.api.routes import placement
 from app.config import POSTGRES_LIMITS, Settings
 from app.main import create_app
+from app.service import decider
 from app.service.auth import create_key
 from tests.conftest import make_settings
 from tests.helpers import assert_problem, cluster_spec
@@ -146,7 +146,7 @@ def _held_batches(monkeypatch, cluster_id: str) -> tuple[threading.Semaphore, th
     """Batches to ``cluster_id`` wait, once decoded, until the event is set; the semaphore is
     released as each starts waiting."""
     started, release = threading.Semaphore(0), threading.Event()
-    real = placement.apply_batch
+    real = decider.apply_batch
 
     def held(ctx, cid, events):
         if cid == cluster_id:
@@ -154,7 +154,7 @@ def _held_batches(monkeypatch, cluster_id: str) -> tuple[threading.Semaphore, th
             assert release.wait(60)
         return real(ctx, cid, events)
 
-    monkeypatch.setattr(placement, "apply_batch", held)
+    monkeypatch.setattr(decider, "apply_batch", held)
     return started, release
 
 
