@@ -94,13 +94,13 @@ class LeanPath:
         scope["route"], scope["endpoint"] = route, route.endpoint
         scope["path_params"] = {name: match[name] for name in lean_route.path}
         request = Request(scope, receive)
+        ctx, params = self.fastapi.state.ctx, lean_route.params
         try:
-            if "principal" in kwargs:
-                ctx = self.fastapi.state.ctx
+            if "principal" in params:
                 kwargs["principal"] = authenticated(scope, ctx, request_secret(scope))
-            if "ctx" in kwargs:
-                kwargs["ctx"] = self.fastapi.state.ctx
-            if "request" in kwargs:
+            if "ctx" in params:
+                kwargs["ctx"] = ctx
+            if "request" in params:
                 kwargs["request"] = request
             response = _response(route, await route.endpoint(**kwargs))
         except Exception as exc:  # noqa: BLE001 - answered as the router's handlers would
@@ -128,9 +128,10 @@ def _lean_route(route: APIRoute) -> _Route:
 
 def _arguments(lean_route: _Route, scope: dict[str, Any], match: re.Match[str]
                ) -> dict[str, Any] | None:
-    """The route's arguments that need no I/O (the rest are filled in later), or None when
-    FastAPI must answer instead: a body the model refuses, no content type or another than
-    JSON (FastAPI reads no body without one), an Idempotency-Key outside its pattern."""
+    """The route's arguments read from the request (the caller adds the context, the key
+    and the request), or None when FastAPI must answer instead: a body the model refuses, no
+    content type or another than JSON (FastAPI reads no body without one), an
+    Idempotency-Key outside its pattern."""
     content_type = idempotency_key = None
     for name, value in scope["headers"]:
         if name == b"content-type" and content_type is None:
@@ -150,8 +151,6 @@ def _arguments(lean_route: _Route, scope: dict[str, Any], match: re.Match[str]
             return None
     if "idempotency_key" in params:
         kwargs["idempotency_key"] = idempotency_key
-    for name in params & {"ctx", "principal", "request"}:
-        kwargs[name] = None
     return kwargs
 
 

@@ -125,6 +125,11 @@ def lock_cluster(conn: Executor, families: FamilyRegistry, cluster_id: str, *,
         raise
     if row is None:
         raise ClusterNotFound(f"cluster {cluster_id!r} does not exist")
+    return _cluster_row(families, row)
+
+
+def _cluster_row(families: FamilyRegistry, row: Any) -> ClusterRow:
+    """A locked clusters row (id, version, policy_kind, created_at) with its family."""
     family = families.family_for(row.policy_kind)
     return ClusterRow(row.id, row.version, row.policy_kind, family,
                       row.created_at if family.needs_created_at else None)
@@ -462,12 +467,7 @@ def lock_clusters(conn: Connection, families: FamilyRegistry, cluster_ids: list[
             # No ids: the clusters sharing a transaction may be other owners'.
             raise Busy("the cluster is locked by another request; retry") from exc
         raise
-    out = {}
-    for row in rows:
-        family = families.family_for(row.policy_kind)
-        out[row.id] = ClusterRow(row.id, row.version, row.policy_kind, family,
-                                 row.created_at if family.needs_created_at else None)
-    return out
+    return {row.id: _cluster_row(families, row) for row in rows}
 
 
 def advance_versions(conn: Connection, changes: list[tuple[str, int, int]]) -> None:

@@ -64,10 +64,6 @@ class GroupCommit(Generic[T]):
             if self._generation == seen:
                 self._work.wait(timeout)
 
-    def has_queued(self) -> bool:
-        with self._lock:
-            return bool(self._queues)
-
     def drain(self, cluster_id: str, limit: int) -> list[T]:
         """Up to ``limit`` queued events of this cluster, oldest first."""
         with self._lock:
