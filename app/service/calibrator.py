@@ -152,7 +152,10 @@ def progress(ctx: ServiceContext, key: str) -> dict[str, Any] | None:
                                   t.c.started_at, t.c.attempts, t.c.error)
                            .where(t.c.key == key)).first()
     if row is None:
-        return {"status": "queued", "lives_done": 0, "lives_total": None, "eta": None}
+        # Not yet queued by a loop pass: shown as the row that pass will write, so the view's
+        # shape does not depend on whether a pass has run.
+        return {"status": "queued", "lives_done": 0, "lives_total": None, "started_at": None,
+                "eta": None, "attempts": 0, "error": None}
     eta: datetime | None = None if row.eta_at is None else as_utc(row.eta_at)
     return {"status": row.status, "lives_done": row.lives_done,
             "lives_total": row.lives_total or None,
