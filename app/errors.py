@@ -73,6 +73,8 @@ _TABLE = (
     ErrorCode("unknown_server", 404, "Unknown server", "The cluster has no server of this id."),
     ErrorCode("what_if_not_found", 404, "What-if run not found",
               "The cluster has no what-if run of this id."),
+    ErrorCode("unknown_tenant", 404, "Unknown tenant",
+              "The cluster declares no tenant of this name."),
     ErrorCode("unknown_deployment", 404, "Unknown deployment",
               "The moment cluster holds no live deployment of this id."),
     # What the state contradicts

@@ -24,6 +24,7 @@ PINNED = {
     "unauthorized": 401, "forbidden": 403,
     "not_found": 404, "cluster_not_found": 404, "unknown_job_type": 404, "unknown_job": 404,
     "unknown_server": 404, "unknown_deployment": 404, "what_if_not_found": 404,
+    "unknown_tenant": 404,
     "too_many_what_ifs": 409,
     "conflict": 409, "name_taken": 409, "wrong_cluster_kind": 409,
     "idempotency_key_reused": 409, "job_already_known": 409, "job_not_running": 409,

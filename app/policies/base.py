@@ -31,6 +31,17 @@ class Preemption:
     job_id: str
     job_type: str
     server_id: str
+    # Set where tenants' quotas preempted it (app/policies/gangs.py): whose job it was, and
+    # "reclaim" (a lender took back its quota) or "priority" (its tenant's higher job).
+    tenant: str | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"job_id": self.job_id, "job_type": self.job_type,
+                               "server_id": self.server_id}
+        if self.reason is not None:  # absent elsewhere, so that logged answers stay as they were
+            out["tenant"], out["reason"] = self.tenant, self.reason
+        return out
 
 
 @dataclass
@@ -63,8 +74,7 @@ class Placement:
         return {
             "decision": self.decision, "server_id": self.server_id, "reason": self.reason,
             "details": self.details,
-            "preempted": [{"job_id": p.job_id, "job_type": p.job_type,
-                           "server_id": p.server_id} for p in self.preempted],
+            "preempted": [p.to_dict() for p in self.preempted],
             "reconfigured": [r.to_dict() for r in self.reconfigured],
         }
 
@@ -173,6 +183,11 @@ class PlacementEngine(ABC):
         release = Release(decision="released", server_id=self.model.server_ids[s])
         self._on_departed(job_id, s, j, release)
         return release
+
+    def evict(self, job_id: str) -> tuple[int, int]:
+        """Remove a running job that did not depart (preempted by its tenant's quota): the
+        bookkeeping of a removal, without a departure's reaction (DRA's migration)."""
+        return self._remove(job_id)
 
     def server_view(self, server_id: str) -> dict[str, Any]:
         try:

@@ -11,9 +11,11 @@ import numpy as np
 from app.policies.base import Placement, PlacementEngine, Release
 from app.policies.capabilities import ClockKind, HasServers, HoldsJobs
 from app.policies.errors import ClockRefused, DuplicateJob, NoDryRun, UnknownJob
+from app.policies.gangs import Gate, GangPlacement, Outcome
 from app.policies.model import ClusterModel, cluster_model
-from app.policies.protocol import Event, Gauges, PolicyAdapter, Spec, first_ids
+from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec, first_ids
 from app.policies.registry import PLACEMENT_ENGINES
+from app.policies.tenancy import Quotas, TenantRefused
 
 
 def _params(spec: Spec) -> dict[str, Any]:
@@ -28,18 +30,28 @@ def _no_time(event: Event) -> None:
 
 class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
     kinds = tuple(PLACEMENT_ENGINES)
-    event_kinds = frozenset({"arrival", "departure"})
+    event_kinds = frozenset({"arrival", "departure", "gang", "quotas"})
+
+    def __init__(self, engine: PlacementEngine, quotas: Quotas | None = None):
+        super().__init__(engine)
+        # Tenants' quotas, where the cluster declares tenants: every arrival then passes the
+        # Gate (app/policies/gangs.py), which wraps the policy's decision.
+        self.quotas = quotas
 
     @classmethod
     def build(cls, spec: Spec) -> Self:
         engine_class = PLACEMENT_ENGINES[spec["policy"]["kind"]]
+        tenants = spec.get("tenants")
         return cls(engine_class(cluster_model(spec), _params(spec),
-                                np.random.default_rng(spec["seed"])))
+                                np.random.default_rng(spec["seed"])),
+                   Quotas(spec["dimensions"], tenants) if tenants else None)
 
     @classmethod
     def from_state(cls, spec: Spec, state: Mapping[str, Any]) -> Self:
         engine_class = PLACEMENT_ENGINES[spec["policy"]["kind"]]
-        return cls(engine_class.from_state(cluster_model(spec), _params(spec), dict(state)))
+        quotas = state.get("quotas")
+        return cls(engine_class.from_state(cluster_model(spec), _params(spec), dict(state)),
+                   None if quotas is None else Quotas.from_state(spec["dimensions"], quotas))
 
     @property
     def clock(self) -> ClockKind:
@@ -88,17 +100,53 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
                                "times never decrease")
         engine.observe_time(at)  # type: ignore[attr-defined]
 
-    def apply(self, event: Event) -> Placement | Release:
+    def apply(self, event: Event) -> Placement | Release | GangPlacement | Answer:
+        kind = event["kind"]
+        if kind in ("gang", "quotas"):
+            return self._tenanted(event, dry=False)
         if self.clock is None:
             _no_time(event)
         else:
             self._take_time(event)
-        if event["kind"] == "arrival":
+        if kind == "arrival":
+            if self.quotas is not None:
+                return self._under_quota(event, dry=False)
+            if event.get("tenant") is not None:
+                raise _no_tenants()
             return self.engine.arrive(event["job_id"], event["job_type"])
-        return self.engine.depart(event["job_id"])
+        release = self.engine.depart(event["job_id"])
+        if self.quotas is not None:
+            self.quotas.release(event["job_id"])
+        return release
+
+    def _under_quota(self, event: Event, dry: bool) -> Placement:
+        assert self.quotas is not None
+        out = Gate(self).decide([(event["job_id"], event["job_type"])],
+                                event.get("tenant"), event.get("priority", 0), dry)
+        if not out.placed:
+            assert out.refusal is not None
+            return out.refusal
+        p = out.placements[0]
+        p.preempted = out.preempted + p.preempted
+        return p
+
+    def _tenanted(self, event: Event, dry: bool) -> GangPlacement | Answer:
+        """A gang's arrival, or an admin's change of the quotas."""
+        if self.quotas is None:
+            raise _no_tenants()
+        _no_time(event)
+        if event["kind"] == "quotas":
+            if dry:
+                raise NoDryRun("a quota change cannot be dry-run")
+            self.quotas.replace(event["tenants"], event["generation"])
+            return Answer("quotas_set", {"generation": self.quotas.generation,
+                                         "tenants": self.quotas.declared()})
+        members = [(m["job_id"], m["job_type"]) for m in event["members"]]
+        out = Gate(self).decide(members, event.get("tenant"), event.get("priority", 0), dry)
+        return _gang_answer(event["gang_id"], members, out, self.engine.model.server_ids)
 
     def follow(self, event: Event, answer: Mapping[str, Any]) -> bool:
-        if not self.engine.follows_answers:
+        if not self.engine.follows_answers or self.quotas is not None:
             return False
         _no_time(event)
         if event["kind"] == "arrival":
@@ -109,17 +157,26 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
             self.engine.depart(event["job_id"])
         return True
 
-    def dry_run(self, event: Event) -> Placement:
+    def dry_run(self, event: Event) -> Placement | GangPlacement | Answer:
+        if event["kind"] == "gang":
+            return self._tenanted(event, dry=True)
         if event["kind"] != "arrival":
-            raise NoDryRun("only arrivals can be dry-run")
+            raise NoDryRun("only arrivals and gangs can be dry-run")
         if self.clock is None:
             _no_time(event)  # with a budget, an arrival's time changes no decision
         if event["job_id"] in self.engine.jobs:
             raise DuplicateJob(event["job_id"])
+        if self.quotas is not None:
+            return self._under_quota(event, dry=True)
+        if event.get("tenant") is not None:
+            raise _no_tenants()
         return self.engine.decide_arrival(event["job_type"])
 
     def describe(self) -> dict[str, Any]:
-        return self.engine.describe()
+        view = self.engine.describe()
+        if self.quotas is not None:
+            view["tenancy"] = self.quotas.describe()
+        return view
 
     def held_jobs(self, after: str | None, limit: int) -> tuple[list[dict[str, Any]], int]:
         """The first ``limit`` jobs holding a slot whose ids sort after ``after``, by id, and
@@ -130,8 +187,30 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
         return page, len(jobs)
 
     def to_state(self) -> dict[str, Any]:
-        return self.engine.to_state()
+        state = self.engine.to_state()
+        if self.quotas is not None:
+            state["quotas"] = self.quotas.to_state()
+        return state
 
     def gauges(self, answer: Mapping[str, Any]) -> Gauges:
         ratio = (answer.get("details") or {}).get("migrations_per_departure")  # DRA departures
         return {} if ratio is None else {"migrations_per_departure": ratio}
+
+
+def _no_tenants() -> TenantRefused:
+    return TenantRefused("this cluster declares no tenants (docs/tenants.md)")
+
+
+def _gang_answer(gang_id: str, members: list[tuple[str, str]], out: Outcome,
+                 server_ids: tuple[str, ...]) -> GangPlacement:
+    if out.placed:
+        return GangPlacement("placed", gang_id, "all_placed", [
+            {"job_id": jid, "job_type": jt, "server_id": p.server_id}
+            for (jid, jt), p in zip(members, out.placements)], preempted=out.preempted)
+    refusal = out.refusal
+    assert refusal is not None
+    failed = None if out.failed is None else {
+        "job_id": members[out.failed][0], "job_type": members[out.failed][1],
+        "reason": refusal.reason}
+    return GangPlacement("rejected", gang_id, refusal.reason, [], failed,
+                         details=refusal.details)

@@ -166,14 +166,18 @@ def lead(ctx: ServiceContext, done: Callable[[], bool], on_behalf: bool = False)
     return bool(claimed)
 
 
-def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any]]
-                ) -> list[dict[str, Any]]:
-    """Decide ``events`` in order in one transaction, all or nothing."""
+def _batch_group(events: list[dict[str, Any]]) -> list[Pending]:
     ids = [e["event_id"] for e in events]
     if len(set(ids)) != len(ids):
         raise Unprocessable("event ids within one request must be distinct",
                             errors=[{"field": "events", "message": "duplicate event_id"}])
-    group = [Pending(e, request_hash(e)) for e in events]
+    return [Pending(e, request_hash(e)) for e in events]
+
+
+def apply_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any]]
+                ) -> list[dict[str, Any]]:
+    """Decide ``events`` in order in one transaction, all or nothing."""
+    group = _batch_group(events)
     with ctx.groups.exclusive(cluster_id):
         _decide(ctx, {cluster_id: group}, all_or_nothing=True, drain=False)
     return [p.result() for p in group]
@@ -497,6 +501,28 @@ def dry_run(ctx: ServiceContext, cluster_id: str, event: dict[str, Any]) -> dict
             ctx.engines.checkin(cluster_id, item)
         tx.rollback()
     return {**response, "event_seq": None, "replayed": False, "dry_run": True}
+
+
+def dry_run_batch(ctx: ServiceContext, cluster_id: str, events: list[dict[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    """What ``apply_batch`` would answer, committing nothing: the batch is decided as it
+    would be, in a transaction that is rolled back, and the engine is put back as it was
+    (restored from its state before, which makes the same decisions)."""
+    group = _batch_group(events)
+    with ctx.groups.exclusive(cluster_id), ctx.db.connect() as conn, conn.begin() as tx:
+        cluster = lock_cluster(conn, ctx.families, cluster_id)
+        item = ctx.engines.checkout(conn, cluster)
+        spec = conn.execute(select(Cluster.spec).where(Cluster.id == cluster_id)).scalar_one()
+        before, version = item.adapter.to_state(), item.version
+        ctx.engines.checkin(cluster_id, item)
+        try:
+            _decide_group(ctx, conn, cluster, group, all_or_nothing=True)
+        finally:
+            ctx.engines.forget(cluster_id)
+            ctx.engines.checkin(cluster_id, Loaded(cluster.family.restore(spec, before), version))
+            tx.rollback()
+    return [answer if answer["replayed"] else {**answer, "event_seq": None, "dry_run": True}
+            for answer in (p.result() for p in group)]
 
 
 def read_adapter(ctx: ServiceContext, cluster_id: str,

@@ -122,6 +122,17 @@ def _nul_bodies(world: dict) -> list[tuple[str, str, dict]]:
         ("POST", f"/v1/clusters/{p}/departures", {"event_id": "e9", "job_id": nul}),
         ("POST", f"/v1/clusters/{p}/events:batch", {"events": [
             {**arrival, "kind": "arrival", "job_id": nul}]}),
+        ("POST", f"/v1/clusters/{p}/arrivals", {**arrival, "tenant": nul}),
+        ("POST", f"/v1/clusters/{p}/gangs", {"event_id": "g9", "gang_id": nul, "members": [
+            {"job_id": "j9", "job_type": "small"}]}),
+        ("POST", f"/v1/clusters/{p}/gangs", {"event_id": "g9", "gang_id": "g", "members": [
+            {"job_id": nul, "job_type": "small"}]}),
+        ("PUT", f"/v1/clusters/{p}/tenants", {"event_id": "q9", "generation": 1, "tenants": [
+            {"name": nul, "nominal": {"cpu": 1}}]}),
+        ("PUT", f"/v1/clusters/{p}/tenants", {"event_id": "q9", "generation": 1, "tenants": [
+            {"name": "t", "nominal": {nul: 1}}]}),
+        ("POST", "/v1/clusters", {**cluster_spec(), "tenants": [
+            {"name": "t", "nominal": {"cpu": 1}, "cohort": nul}]}),
         ("POST", f"/v1/clusters/{q}/arrivals", {**arrival, "at": 2, "job_id": nul}),
         ("POST", f"/v1/clusters/{m}/deployments", {
             "event_id": "e9", "deployment_id": "d9", "cores": 1, "at": 1,

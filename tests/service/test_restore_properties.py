@@ -104,10 +104,59 @@ def _unique_event_ids(requests: list[Request]) -> list[Request]:
         if "event_id" in body and n % 5:
             body = {**body, "event_id": f"{body['event_id'][:190]}{n}"}
         if "events" in body:
-            body = {"events": [{**e, "event_id": f"{e['event_id'][:190]}{n}"}
-                               for e in body["events"]]}
+            body = {**body, "events": [{**e, "event_id": f"{e['event_id'][:190]}{n}"}
+                                       for e in body["events"]]}
         out.append((method, path, body))
     return out
+
+
+# ---- placement with tenants and gangs ------------------------------------------------------
+
+@st.composite
+def tenants_case(draw) -> tuple[dict[str, Any], list[Request]]:
+    policy = draw(st.sampled_from([{"kind": "first_fit"}, {"kind": "best_fit"},
+                                   {"kind": "power_of_d", "d": 2},
+                                   {"kind": "dra", "preemption": "admit"}]))
+
+    def tenant(name: str) -> dict[str, Any]:
+        t = {"name": name, "nominal": {"cpu": draw(st.sampled_from([0, 1, 3, 8]))},
+             "cohort": draw(st.sampled_from(["c", "c", None]))}
+        if t["cohort"] and draw(st.booleans()):
+            t["borrowing_limit"] = {"cpu": draw(st.sampled_from([0, 2]))}
+        return t
+
+    spec = {"dimensions": ["cpu"],
+            "server_pools": [{"name": "p", "count": 2, "capacity": {"cpu": 4}}],
+            "job_types": [{"name": "one", "demand": {"cpu": 1}, "priority": 1},
+                          {"name": "two", "demand": {"cpu": 2}}],
+            "policy": policy, "seed": 0, "tenants": [tenant("a"), tenant("b")]}
+    who = st.sampled_from(["a", "b", "b", "nobody"])
+    jobs = st.sampled_from(["j1", "j2", "j3", "j4", "j5", "j6"])
+    kind = st.sampled_from(["one", "two"])
+    prio = st.sampled_from([0, 0, 1, 5])
+    event = st.one_of(
+        st.builds(lambda e, j, t, w, p: ("POST", "/arrivals", {
+            "event_id": e, "job_id": j, "job_type": t, "tenant": w, "priority": p}),
+            ids, jobs, kind, who, prio),
+        st.builds(lambda e, j: ("POST", "/departures", {"event_id": e, "job_id": j}), ids, jobs),
+        st.builds(lambda e, g, ms, w, p: ("POST", "/gangs", {
+            "event_id": e, "gang_id": g, "tenant": w, "priority": p,
+            "members": [{"job_id": f"{g}-{i}", "job_type": t} for i, t in enumerate(ms)]}),
+            ids, jobs, st.lists(kind, min_size=1, max_size=3), who, prio),
+        st.builds(lambda g, ms, w: ("POST", "/gangs", {
+            "gang_id": g, "tenant": w, "dry_run": True,
+            "members": [{"job_id": f"{g}-{i}", "job_type": t} for i, t in enumerate(ms)]}),
+            jobs, st.lists(kind, min_size=1, max_size=3), who),
+        st.builds(lambda e, j, w, dry: ("POST", "/events:batch", {"dry_run": dry, "events": [
+            {"kind": "gang", "event_id": e + "1", "gang_id": j, "tenant": w,
+             "members": [{"job_id": j + "-0", "job_type": "one"}]},
+            {"kind": "departure", "event_id": e + "2", "job_id": j + "-0"}]}),
+            ids, jobs, who, st.booleans()),
+        st.builds(lambda e, g, a: ("PUT", "/tenants", {
+            "event_id": e, "generation": g, "tenants": [a, {"name": "b", "nominal": {"cpu": 4},
+                                                         "cohort": "c"}]}),
+            ids, st.sampled_from([1, 2, 3]), st.builds(lambda: tenant("a"))))
+    return spec, _unique_event_ids(draw(st.lists(event, min_size=1, max_size=14)))
 
 
 # ---- queues ---------------------------------------------------------------------------------
@@ -257,6 +306,8 @@ def _send(client, family: Family, cid: str, req: Request) -> tuple[int, Any]:
     url = family.base.format(id=cid) + path
     if method == "DELETE":
         r = client.delete(url, params=body)
+    elif method == "PUT":
+        r = client.put(url, json=body)
     else:
         r = client.post(url, json=body)
     assert r.status_code < 500, (req, r.status_code, r.text)
@@ -304,7 +355,8 @@ def _check_restore(url: str, family: Family, spec: dict[str, Any], requests: lis
         fresh.state.ctx.close()
 
 
-CASES = {"placement": (placement_case(), CLUSTERS), "queues": (queue_case(), CLUSTERS),
+CASES = {"placement": (placement_case(), CLUSTERS), "tenants": (tenants_case(), CLUSTERS),
+         "queues": (queue_case(), CLUSTERS),
          "moments": (moment_case(), CLUSTERS), "reservations": (reservation_case(), STREAMS)}
 
 

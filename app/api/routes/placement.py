@@ -36,11 +36,11 @@ from app.api.schemas.events import (
     DepartureOut,
 )
 from app.api.schemas.queues import QueueArrivalOut
-from app.errors import Unprocessable
+from app.errors import Unprocessable, WrongClusterKind
 from app.policies.capabilities import HoldsJobs
 from app.service.decider import submit, submit_batch
 from app.service.engines import ClusterRow
-from app.service.events import dry_run, read_adapter
+from app.service.events import dry_run, dry_run_batch, read_adapter
 
 router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["placement"],
                    responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
@@ -57,6 +57,11 @@ async def arrival(cluster_id: str, body: ArrivalIn, ctx: Ctx, principal: Auth,
     family = await require_cluster_async(request, principal, cluster_id, "write")
     event = _with_time({"kind": "arrival", "job_id": body.job_id, "job_type": body.job_type},
                        body.at)
+    # Only present when given, so that the events of clusters without tenants hash as before.
+    if body.tenant is not None:
+        event["tenant"] = body.tenant
+    if body.priority is not None:
+        event["priority"] = body.priority
     if body.dry_run:
         return answer_with(family, "arrival",
                            await anyio.to_thread.run_sync(dry_run, ctx, cluster_id, event))
@@ -91,7 +96,14 @@ async def batch(cluster_id: str, body: BatchIn, ctx: Ctx, principal: Auth, reque
         raise Unprocessable(f"at most {limit} events per batch",
                             errors=[{"field": "events", "message": f"more than {limit}"}])
     events = [e.model_dump(exclude_none=True) for e in body.events]
-    results = await submit_batch(ctx, cluster_id, events)
+    unserved = sorted({e["kind"] for e in events} - family.answers.keys())
+    if unserved:
+        raise WrongClusterKind(f"{cluster_id!r} is a {family.name} cluster, which takes no "
+                               f"{', '.join(unserved)} events")
+    if body.dry_run:
+        results = await anyio.to_thread.run_sync(dry_run_batch, ctx, cluster_id, events)
+    else:
+        results = await submit_batch(ctx, cluster_id, events)
     return JSONResponse({"results": [
         family.answers[e["kind"]].model_validate(r).model_dump(mode="json")
         for e, r in zip(events, results)]})

@@ -10,10 +10,12 @@ from pydantic import BaseModel, Field, model_validator
 from app.api.schemas.common import Amount, Name, PositiveAmount, StrictModel
 from app.api.schemas.queues import GreedyQueuePolicy, RmsPolicy
 from app.api.schemas.state import AdmissibleView
+from app.api.schemas.tenants import MAX_TENANTS, TenantIn
 from app.policies.best_fit import BestFit
 from app.policies.dra.engine import DRAEngine
 from app.policies.first_fit import MAX_INDEX_ENTRIES, FirstFit
 from app.policies.power_of_d import PowerOfD
+from app.policies.tenancy import tenant_errors
 
 
 class ServerPoolIn(StrictModel):
@@ -146,6 +148,9 @@ class ClusterCreate(StrictModel):
     policy: PolicyIn
     seed: int = Field(0, ge=0, le=2**63 - 1,
                       description="Seeds the policy's random generator (power-of-d, RMS).")
+    tenants: list[TenantIn] | None = Field(None, max_length=MAX_TENANTS, description=(
+        "Placement clusters: the tenants its arrivals run for, with their quotas "
+        "(docs/tenants.md); none: one anonymous stream of jobs."))
 
     @model_validator(mode="after")
     def _names_unique(self) -> ClusterCreate:
@@ -178,6 +183,8 @@ class ClusterPreview(BaseModel):
     server_pools: list[dict[str, Any]] | None = None
     job_types: list[dict[str, Any]] | None = None
     seed: int | None = None
+    tenants: list[dict[str, Any]] | None = Field(None, description=(
+        "The tenants as declared; a change of quotas since is in `GET .../state`."))
     # Moment admission clusters:
     capacity_cores: int | None = None
     sla: float | None = None
@@ -234,6 +241,11 @@ def spec_errors(body: ClusterCreate, max_servers: int, max_job_types: int
                            f"job type {t.name!r} demands more than any server has"})
     if isinstance(body.policy, RmsPolicy):
         errors += body.policy.wall_rate_errors(total, len(body.job_types))
+    if body.tenants is not None:
+        if isinstance(body.policy, RmsPolicy | GreedyQueuePolicy):
+            errors.append({"field": "tenants", "message": "tenants are served on placement "
+                           "clusters (dra, first_fit, best_fit, power_of_d) only"})
+        errors += tenant_errors([t.model_dump() for t in body.tenants], body.dimensions)
     entries = total * len(body.job_types)
     if body.policy.kind in ("first_fit", "best_fit") and entries > MAX_INDEX_ENTRIES:
         errors.append({"field": "server_pools", "message":

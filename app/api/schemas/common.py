@@ -47,3 +47,13 @@ class Delivery(BaseModel):
         description="Position in the cluster's log; null on a dry run or an idle tick.")
     replayed: bool = Field(description="True when this answers a retry of a logged event.")
     dry_run: bool = False
+
+
+class PreemptionOut(BaseModel):
+    job_id: str
+    job_type: str
+    server_id: str
+    tenant: str | None = Field(None, description="Where tenants' quotas preempted it: whose.")
+    reason: str | None = Field(None, description=(
+        "Where tenants' quotas preempted it: reclaim (a lender took back its quota) or "
+        "priority (its tenant's higher job)."))

@@ -7,8 +7,24 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Discriminator, Field, Tag
 
-from app.api.schemas.common import ClientId, Delivery, Instant, Name, SegmentId, StrictModel
+from app.api.schemas.common import (
+    ClientId,
+    Delivery,
+    Instant,
+    Name,
+    PreemptionOut,
+    SegmentId,
+    StrictModel,
+)
 from app.api.schemas.queues import QueueArrivalOut, QueueReleaseOut
+from app.api.schemas.tenants import (
+    MAX_GANG,
+    PRIORITY_DOC,
+    TENANT_DOC,
+    GangMember,
+    GangOut,
+    Priority,
+)
 
 AT_DOC = ("Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock "
           "migration budget): when the event happened (time units, never decreasing). Other "
@@ -27,6 +43,8 @@ class ArrivalIn(StrictModel):
     job_id: SegmentId
     job_type: Name
     at: Instant | None = Field(None, description=AT_DOC)
+    tenant: Name | None = Field(None, description=TENANT_DOC)
+    priority: int | None = Field(None, ge=-1000, le=1000, description=PRIORITY_DOC)
     dry_run: bool = Field(False, description="Decide without committing anything.")
 
 
@@ -47,6 +65,17 @@ class BatchArrival(StrictModel):
     job_id: SegmentId
     job_type: Name
     at: Instant | None = Field(None, description=AT_DOC)
+    tenant: Name | None = Field(None, description=TENANT_DOC)
+    priority: int | None = Field(None, ge=-1000, le=1000, description=PRIORITY_DOC)
+
+
+class BatchGang(StrictModel):
+    kind: Literal["gang"]
+    event_id: ClientId
+    gang_id: SegmentId
+    members: list[GangMember] = Field(min_length=1, max_length=MAX_GANG)
+    tenant: Name | None = Field(None, description=TENANT_DOC)
+    priority: int = Priority
 
 
 class BatchDeparture(StrictModel):
@@ -56,7 +85,7 @@ class BatchDeparture(StrictModel):
     at: Instant | None = Field(None, description=AT_DOC)
 
 
-BatchEvent = Annotated[BatchArrival | BatchDeparture, Field(discriminator="kind")]
+BatchEvent = Annotated[BatchArrival | BatchDeparture | BatchGang, Field(discriminator="kind")]
 
 
 class BatchIn(StrictModel):
@@ -65,12 +94,9 @@ class BatchIn(StrictModel):
                     {"kind": "departure", "event_id": "evt-4", "job_id": "a"}]}]}}
 
     events: list[BatchEvent] = Field(min_length=1)
-
-
-class PreemptionOut(BaseModel):
-    job_id: str
-    job_type: str
-    server_id: str
+    dry_run: bool = Field(False, description=(
+        "Decide the events in order as the batch would, and commit nothing: what would "
+        "happen (Nomad's job plan). Event ids are not checked against the log."))
 
 
 class MigrationOut(BaseModel):
@@ -118,7 +144,7 @@ DepartureOut = Annotated[Annotated[ReleaseOut, Tag("placement")]
 
 
 class BatchOut(BaseModel):
-    results: list[ArrivalOut | DepartureOut]
+    results: list[ArrivalOut | DepartureOut | GangOut]
 
 
 class LoggedEvent(BaseModel):

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.schemas.moments import MigrateAnswer
+from app.api.schemas.tenants import TenancyView
 from app.policies.best_fit import BestFit
 from app.policies.dra.engine import DRAEngine
 from app.policies.first_fit import FirstFit
@@ -42,6 +43,9 @@ class PlacementState(StateHeader):
     jobs: int = Field(description="Jobs holding a slot.")
     jobs_per_type: PerType
     reward_rate: float = Field(description="Σ reward over the jobs in service.")
+    tenancy: TenancyView | None = Field(None, description=(
+        "Where the cluster declares tenants: each one's usage, quota, borrowing, preemptions "
+        "and refusals, and the quotas' generation."))
 
 
 class FitState(PlacementState):

@@ -18,6 +18,7 @@ from .advise_objective_type_0 import AdviseObjectiveType0
 from .arrival_in import ArrivalIn
 from .batch_arrival import BatchArrival
 from .batch_departure import BatchDeparture
+from .batch_gang import BatchGang
 from .batch_in import BatchIn
 from .batch_out import BatchOut
 from .best_fit_policy import BestFitPolicy
@@ -34,11 +35,13 @@ from .cluster_out import ClusterOut
 from .cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item
 from .cluster_out_policy import ClusterOutPolicy
 from .cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
+from .cluster_out_tenants_type_0_item import ClusterOutTenantsType0Item
 from .cluster_page import ClusterPage
 from .cluster_preview import ClusterPreview
 from .cluster_preview_job_types_type_0_item import ClusterPreviewJobTypesType0Item
 from .cluster_preview_policy import ClusterPreviewPolicy
 from .cluster_preview_server_pools_type_0_item import ClusterPreviewServerPoolsType0Item
+from .cluster_preview_tenants_type_0_item import ClusterPreviewTenantsType0Item
 from .cluster_update import ClusterUpdate
 from .configuration_search import ConfigurationSearch
 from .container import Container
@@ -73,6 +76,7 @@ from .extender_binding_result import ExtenderBindingResult
 from .extender_filter_result import ExtenderFilterResult
 from .extender_filter_result_failedandunresolvablenodes import ExtenderFilterResultFailedandunresolvablenodes
 from .extender_filter_result_failednodes import ExtenderFilterResultFailednodes
+from .failed_member import FailedMember
 from .first_fit_policy import FirstFitPolicy
 from .fit_state import FitState
 from .fit_state_feasible_servers_per_type import FitStateFeasibleServersPerType
@@ -81,6 +85,11 @@ from .fit_state_policy import FitStatePolicy
 from .ftl_policy import FtlPolicy
 from .gamma_priors import GammaPriors
 from .gamma_view import GammaView
+from .gang_in import GangIn
+from .gang_member import GangMember
+from .gang_out import GangOut
+from .gang_out_decision import GangOutDecision
+from .gang_out_details import GangOutDetails
 from .gaussian_cap import GaussianCap
 from .gpa_refresh import GpaRefresh
 from .gpa_refresh_y_hat_in_use import GpaRefreshYHatInUse
@@ -165,6 +174,7 @@ from .outgrowing_row_reason import OutgrowingRowReason
 from .outgrowing_view import OutgrowingView
 from .percentile_policy import PercentilePolicy
 from .percentile_policy_params import PercentilePolicyParams
+from .placed_member import PlacedMember
 from .placement_out import PlacementOut
 from .placement_out_decision import PlacementOutDecision
 from .placement_out_details import PlacementOutDetails
@@ -189,6 +199,9 @@ from .queue_clock_view import QueueClockView
 from .queue_clock_view_mode import QueueClockViewMode
 from .queue_release_out import QueueReleaseOut
 from .queue_release_out_decision import QueueReleaseOutDecision
+from .quotas_in import QuotasIn
+from .quotas_out import QuotasOut
+from .quotas_out_tenants_item import QuotasOutTenantsItem
 from .reconfiguration_out import ReconfigurationOut
 from .reconfiguration_out_configuration import ReconfigurationOutConfiguration
 from .refresh_band import RefreshBand
@@ -242,6 +255,16 @@ from .server_view_jobs_per_type import ServerViewJobsPerType
 from .server_view_used import ServerViewUsed
 from .start_forecast import StartForecast
 from .started_job import StartedJob
+from .tenancy_view import TenancyView
+from .tenant_in import TenantIn
+from .tenant_in_borrowing_limit_type_0 import TenantInBorrowingLimitType0
+from .tenant_in_lending_limit_type_0 import TenantInLendingLimitType0
+from .tenant_in_nominal import TenantInNominal
+from .tenant_preemption import TenantPreemption
+from .tenant_view import TenantView
+from .tenant_view_borrowed import TenantViewBorrowed
+from .tenant_view_nominal import TenantViewNominal
+from .tenant_view_usage import TenantViewUsage
 from .thor_policy import ThorPolicy
 from .thor_policy_params import ThorPolicyParams
 from .thor_policy_params_caps_type_0 import ThorPolicyParamsCapsType0
@@ -284,6 +307,7 @@ __all__ = (
     "ArrivalIn",
     "BatchArrival",
     "BatchDeparture",
+    "BatchGang",
     "BatchIn",
     "BatchOut",
     "BestFitPolicy",
@@ -300,11 +324,13 @@ __all__ = (
     "ClusterOutJobTypesType0Item",
     "ClusterOutPolicy",
     "ClusterOutServerPoolsType0Item",
+    "ClusterOutTenantsType0Item",
     "ClusterPage",
     "ClusterPreview",
     "ClusterPreviewJobTypesType0Item",
     "ClusterPreviewPolicy",
     "ClusterPreviewServerPoolsType0Item",
+    "ClusterPreviewTenantsType0Item",
     "ClusterUpdate",
     "ConfigurationSearch",
     "Container",
@@ -339,6 +365,7 @@ __all__ = (
     "ExtenderFilterResult",
     "ExtenderFilterResultFailedandunresolvablenodes",
     "ExtenderFilterResultFailednodes",
+    "FailedMember",
     "FirstFitPolicy",
     "FitState",
     "FitStateFeasibleServersPerType",
@@ -347,6 +374,11 @@ __all__ = (
     "FtlPolicy",
     "GammaPriors",
     "GammaView",
+    "GangIn",
+    "GangMember",
+    "GangOut",
+    "GangOutDecision",
+    "GangOutDetails",
     "GaussianCap",
     "GpaRefresh",
     "GpaRefreshYHatInUse",
@@ -431,6 +463,7 @@ __all__ = (
     "OutgrowingView",
     "PercentilePolicy",
     "PercentilePolicyParams",
+    "PlacedMember",
     "PlacementOut",
     "PlacementOutDecision",
     "PlacementOutDetails",
@@ -455,6 +488,9 @@ __all__ = (
     "QueueClockViewMode",
     "QueueReleaseOut",
     "QueueReleaseOutDecision",
+    "QuotasIn",
+    "QuotasOut",
+    "QuotasOutTenantsItem",
     "ReconfigurationOut",
     "ReconfigurationOutConfiguration",
     "RefreshBand",
@@ -508,6 +544,16 @@ __all__ = (
     "ServerViewUsed",
     "StartedJob",
     "StartForecast",
+    "TenancyView",
+    "TenantIn",
+    "TenantInBorrowingLimitType0",
+    "TenantInLendingLimitType0",
+    "TenantInNominal",
+    "TenantPreemption",
+    "TenantView",
+    "TenantViewBorrowed",
+    "TenantViewNominal",
+    "TenantViewUsage",
     "ThorPolicy",
     "ThorPolicyParams",
     "ThorPolicyParamsCapsType0",

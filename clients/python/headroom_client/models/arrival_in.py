@@ -24,6 +24,9 @@ class ArrivalIn:
         event_id (None | str | Unset): Idempotency key of this event, unique per cluster. A retry with the same id and
             body returns the stored decision; with another body it is a 409. May be given as the Idempotency-Key header
             instead.
+        priority (int | None | Unset): Within its tenant: a job of higher priority may preempt the tenant's own jobs of
+            lower priority (0 when not given).
+        tenant (None | str | Unset): The tenant the job runs for; required where the cluster declares tenants.
     """
 
     job_id: str
@@ -31,6 +34,8 @@ class ArrivalIn:
     at: float | None | Unset = UNSET
     dry_run: bool | Unset = False
     event_id: None | str | Unset = UNSET
+    priority: int | None | Unset = UNSET
+    tenant: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         job_id = self.job_id
@@ -51,6 +56,18 @@ class ArrivalIn:
         else:
             event_id = self.event_id
 
+        priority: int | None | Unset
+        if isinstance(self.priority, Unset):
+            priority = UNSET
+        else:
+            priority = self.priority
+
+        tenant: None | str | Unset
+        if isinstance(self.tenant, Unset):
+            tenant = UNSET
+        else:
+            tenant = self.tenant
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -65,6 +82,10 @@ class ArrivalIn:
             field_dict["dry_run"] = dry_run
         if event_id is not UNSET:
             field_dict["event_id"] = event_id
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if tenant is not UNSET:
+            field_dict["tenant"] = tenant
 
         return field_dict
 
@@ -95,12 +116,32 @@ class ArrivalIn:
 
         event_id = _parse_event_id(d.pop("event_id", UNSET))
 
+        def _parse_priority(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        priority = _parse_priority(d.pop("priority", UNSET))
+
+        def _parse_tenant(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        tenant = _parse_tenant(d.pop("tenant", UNSET))
+
         arrival_in = cls(
             job_id=job_id,
             job_type=job_type,
             at=at,
             dry_run=dry_run,
             event_id=event_id,
+            priority=priority,
+            tenant=tenant,
         )
 
         return arrival_in

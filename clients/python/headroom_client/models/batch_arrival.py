@@ -22,6 +22,9 @@ class BatchArrival:
         at (float | None | Unset): Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock
             migration budget): when the event happened (time units, never decreasing). Other placement clusters and the wall
             clock refuse it.
+        priority (int | None | Unset): Within its tenant: a job of higher priority may preempt the tenant's own jobs of
+            lower priority (0 when not given).
+        tenant (None | str | Unset): The tenant the job runs for; required where the cluster declares tenants.
     """
 
     event_id: str
@@ -29,6 +32,8 @@ class BatchArrival:
     job_type: str
     kind: Literal["arrival"]
     at: float | None | Unset = UNSET
+    priority: int | None | Unset = UNSET
+    tenant: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         event_id = self.event_id
@@ -45,6 +50,18 @@ class BatchArrival:
         else:
             at = self.at
 
+        priority: int | None | Unset
+        if isinstance(self.priority, Unset):
+            priority = UNSET
+        else:
+            priority = self.priority
+
+        tenant: None | str | Unset
+        if isinstance(self.tenant, Unset):
+            tenant = UNSET
+        else:
+            tenant = self.tenant
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -57,6 +74,10 @@ class BatchArrival:
         )
         if at is not UNSET:
             field_dict["at"] = at
+        if priority is not UNSET:
+            field_dict["priority"] = priority
+        if tenant is not UNSET:
+            field_dict["tenant"] = tenant
 
         return field_dict
 
@@ -82,12 +103,32 @@ class BatchArrival:
 
         at = _parse_at(d.pop("at", UNSET))
 
+        def _parse_priority(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        priority = _parse_priority(d.pop("priority", UNSET))
+
+        def _parse_tenant(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        tenant = _parse_tenant(d.pop("tenant", UNSET))
+
         batch_arrival = cls(
             event_id=event_id,
             job_id=job_id,
             job_type=job_type,
             kind=kind,
             at=at,
+            priority=priority,
+            tenant=tenant,
         )
 
         return batch_arrival

@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
 if TYPE_CHECKING:
+    from ..models.gang_out import GangOut
     from ..models.placement_out import PlacementOut
     from ..models.queue_arrival_out import QueueArrivalOut
     from ..models.queue_release_out import QueueReleaseOut
@@ -20,15 +21,16 @@ T = TypeVar("T", bound="BatchOut")
 class BatchOut:
     """
     Attributes:
-        results (list[PlacementOut | QueueArrivalOut | QueueReleaseOut | ReleaseOut]):
+        results (list[GangOut | PlacementOut | QueueArrivalOut | QueueReleaseOut | ReleaseOut]):
     """
 
-    results: list[PlacementOut | QueueArrivalOut | QueueReleaseOut | ReleaseOut]
+    results: list[GangOut | PlacementOut | QueueArrivalOut | QueueReleaseOut | ReleaseOut]
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.placement_out import PlacementOut  # noqa: PLC0415
         from ..models.queue_arrival_out import QueueArrivalOut  # noqa: PLC0415
+        from ..models.queue_release_out import QueueReleaseOut  # noqa: PLC0415
         from ..models.release_out import ReleaseOut  # noqa: PLC0415
 
         results = []
@@ -39,6 +41,8 @@ class BatchOut:
             elif isinstance(results_item_data, QueueArrivalOut):
                 results_item = results_item_data.to_dict()
             elif isinstance(results_item_data, ReleaseOut):
+                results_item = results_item_data.to_dict()
+            elif isinstance(results_item_data, QueueReleaseOut):
                 results_item = results_item_data.to_dict()
             else:
                 results_item = results_item_data.to_dict()
@@ -57,6 +61,7 @@ class BatchOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.gang_out import GangOut  # noqa: PLC0415
         from ..models.placement_out import PlacementOut  # noqa: PLC0415
         from ..models.queue_arrival_out import QueueArrivalOut  # noqa: PLC0415
         from ..models.queue_release_out import QueueReleaseOut  # noqa: PLC0415
@@ -67,7 +72,9 @@ class BatchOut:
         _results = d.pop("results")
         for results_item_data in _results:
 
-            def _parse_results_item(data: object) -> PlacementOut | QueueArrivalOut | QueueReleaseOut | ReleaseOut:
+            def _parse_results_item(
+                data: object,
+            ) -> GangOut | PlacementOut | QueueArrivalOut | QueueReleaseOut | ReleaseOut:
                 try:
                     if not isinstance(data, dict):
                         raise TypeError()
@@ -92,11 +99,19 @@ class BatchOut:
                     return results_item_type_1_type_0
                 except (TypeError, ValueError, AttributeError, KeyError):
                     pass
+                try:
+                    if not isinstance(data, dict):
+                        raise TypeError()
+                    results_item_type_1_type_1 = QueueReleaseOut.from_dict(data)
+
+                    return results_item_type_1_type_1
+                except (TypeError, ValueError, AttributeError, KeyError):
+                    pass
                 if not isinstance(data, dict):
                     raise TypeError()
-                results_item_type_1_type_1 = QueueReleaseOut.from_dict(data)
+                results_item_type_2 = GangOut.from_dict(data)
 
-                return results_item_type_1_type_1
+                return results_item_type_2
 
             results_item = _parse_results_item(results_item_data)
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from ..models.power_of_d_policy import PowerOfDPolicy
     from ..models.rms_policy import RmsPolicy
     from ..models.server_pool_in import ServerPoolIn
+    from ..models.tenant_in import TenantIn
 
 
 T = TypeVar("T", bound="ClusterCreate")
@@ -32,6 +33,8 @@ class ClusterCreate:
         policy (BestFitPolicy | DraPolicy | FirstFitPolicy | GreedyQueuePolicy | PowerOfDPolicy | RmsPolicy):
         server_pools (list[ServerPoolIn]):
         seed (int | Unset): Seeds the policy's random generator (power-of-d, RMS). Default: 0.
+        tenants (list[TenantIn] | None | Unset): Placement clusters: the tenants its arrivals run for, with their quotas
+            (docs/tenants.md); none: one anonymous stream of jobs.
     """
 
     dimensions: list[str]
@@ -40,6 +43,7 @@ class ClusterCreate:
     policy: BestFitPolicy | DraPolicy | FirstFitPolicy | GreedyQueuePolicy | PowerOfDPolicy | RmsPolicy
     server_pools: list[ServerPoolIn]
     seed: int | Unset = 0
+    tenants: list[TenantIn] | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.best_fit_policy import BestFitPolicy  # noqa: PLC0415
@@ -78,6 +82,18 @@ class ClusterCreate:
 
         seed = self.seed
 
+        tenants: list[dict[str, Any]] | None | Unset
+        if isinstance(self.tenants, Unset):
+            tenants = UNSET
+        elif isinstance(self.tenants, list):
+            tenants = []
+            for tenants_type_0_item_data in self.tenants:
+                tenants_type_0_item = tenants_type_0_item_data.to_dict()
+                tenants.append(tenants_type_0_item)
+
+        else:
+            tenants = self.tenants
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -91,6 +107,8 @@ class ClusterCreate:
         )
         if seed is not UNSET:
             field_dict["seed"] = seed
+        if tenants is not UNSET:
+            field_dict["tenants"] = tenants
 
         return field_dict
 
@@ -104,6 +122,7 @@ class ClusterCreate:
         from ..models.power_of_d_policy import PowerOfDPolicy  # noqa: PLC0415
         from ..models.rms_policy import RmsPolicy  # noqa: PLC0415
         from ..models.server_pool_in import ServerPoolIn  # noqa: PLC0415
+        from ..models.tenant_in import TenantIn  # noqa: PLC0415
 
         d = dict(src_dict)
         dimensions = cast(list[str], d.pop("dimensions"))
@@ -177,6 +196,28 @@ class ClusterCreate:
 
         seed = d.pop("seed", UNSET)
 
+        def _parse_tenants(data: object) -> list[TenantIn] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tenants_type_0 = []
+                _tenants_type_0 = data
+                for tenants_type_0_item_data in _tenants_type_0:
+                    tenants_type_0_item = TenantIn.from_dict(tenants_type_0_item_data)
+
+                    tenants_type_0.append(tenants_type_0_item)
+
+                return tenants_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[TenantIn] | None | Unset, data)
+
+        tenants = _parse_tenants(d.pop("tenants", UNSET))
+
         cluster_create = cls(
             dimensions=dimensions,
             job_types=job_types,
@@ -184,6 +225,7 @@ class ClusterCreate:
             policy=policy,
             server_pools=server_pools,
             seed=seed,
+            tenants=tenants,
         )
 
         return cluster_create

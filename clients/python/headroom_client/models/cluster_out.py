@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..models.cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item
     from ..models.cluster_out_policy import ClusterOutPolicy
     from ..models.cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item
+    from ..models.cluster_out_tenants_type_0_item import ClusterOutTenantsType0Item
 
 
 T = TypeVar("T", bound="ClusterOut")
@@ -41,6 +42,8 @@ class ClusterOut:
         seed (int | None | Unset):
         server_pools (list[ClusterOutServerPoolsType0Item] | None | Unset):
         sla (float | None | Unset):
+        tenants (list[ClusterOutTenantsType0Item] | None | Unset): The tenants as declared; a change of quotas since is
+            in `GET .../state`.
     """
 
     created_at: datetime.datetime
@@ -59,6 +62,7 @@ class ClusterOut:
     seed: int | None | Unset = UNSET
     server_pools: list[ClusterOutServerPoolsType0Item] | None | Unset = UNSET
     sla: float | None | Unset = UNSET
+    tenants: list[ClusterOutTenantsType0Item] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -141,6 +145,18 @@ class ClusterOut:
         else:
             sla = self.sla
 
+        tenants: list[dict[str, Any]] | None | Unset
+        if isinstance(self.tenants, Unset):
+            tenants = UNSET
+        elif isinstance(self.tenants, list):
+            tenants = []
+            for tenants_type_0_item_data in self.tenants:
+                tenants_type_0_item = tenants_type_0_item_data.to_dict()
+                tenants.append(tenants_type_0_item)
+
+        else:
+            tenants = self.tenants
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -170,6 +186,8 @@ class ClusterOut:
             field_dict["server_pools"] = server_pools
         if sla is not UNSET:
             field_dict["sla"] = sla
+        if tenants is not UNSET:
+            field_dict["tenants"] = tenants
 
         return field_dict
 
@@ -179,6 +197,7 @@ class ClusterOut:
         from ..models.cluster_out_job_types_type_0_item import ClusterOutJobTypesType0Item  # noqa: PLC0415
         from ..models.cluster_out_policy import ClusterOutPolicy  # noqa: PLC0415
         from ..models.cluster_out_server_pools_type_0_item import ClusterOutServerPoolsType0Item  # noqa: PLC0415
+        from ..models.cluster_out_tenants_type_0_item import ClusterOutTenantsType0Item  # noqa: PLC0415
 
         d = dict(src_dict)
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
@@ -304,6 +323,28 @@ class ClusterOut:
 
         sla = _parse_sla(d.pop("sla", UNSET))
 
+        def _parse_tenants(data: object) -> list[ClusterOutTenantsType0Item] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tenants_type_0 = []
+                _tenants_type_0 = data
+                for tenants_type_0_item_data in _tenants_type_0:
+                    tenants_type_0_item = ClusterOutTenantsType0Item.from_dict(tenants_type_0_item_data)
+
+                    tenants_type_0.append(tenants_type_0_item)
+
+                return tenants_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ClusterOutTenantsType0Item] | None | Unset, data)
+
+        tenants = _parse_tenants(d.pop("tenants", UNSET))
+
         cluster_out = cls(
             created_at=created_at,
             family=family,
@@ -321,6 +362,7 @@ class ClusterOut:
             seed=seed,
             server_pools=server_pools,
             sla=sla,
+            tenants=tenants,
         )
 
         cluster_out.additional_properties = d

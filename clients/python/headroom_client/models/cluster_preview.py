@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from ..models.cluster_preview_job_types_type_0_item import ClusterPreviewJobTypesType0Item
     from ..models.cluster_preview_policy import ClusterPreviewPolicy
     from ..models.cluster_preview_server_pools_type_0_item import ClusterPreviewServerPoolsType0Item
+    from ..models.cluster_preview_tenants_type_0_item import ClusterPreviewTenantsType0Item
 
 
 T = TypeVar("T", bound="ClusterPreview")
@@ -37,6 +38,8 @@ class ClusterPreview:
             seed (int | None | Unset):
             server_pools (list[ClusterPreviewServerPoolsType0Item] | None | Unset):
             sla (float | None | Unset):
+            tenants (list[ClusterPreviewTenantsType0Item] | None | Unset): The tenants as declared; a change of quotas since
+                is in `GET .../state`.
     """
 
     family: str
@@ -50,6 +53,7 @@ class ClusterPreview:
     seed: int | None | Unset = UNSET
     server_pools: list[ClusterPreviewServerPoolsType0Item] | None | Unset = UNSET
     sla: float | None | Unset = UNSET
+    tenants: list[ClusterPreviewTenantsType0Item] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -122,6 +126,18 @@ class ClusterPreview:
         else:
             sla = self.sla
 
+        tenants: list[dict[str, Any]] | None | Unset
+        if isinstance(self.tenants, Unset):
+            tenants = UNSET
+        elif isinstance(self.tenants, list):
+            tenants = []
+            for tenants_type_0_item_data in self.tenants:
+                tenants_type_0_item = tenants_type_0_item_data.to_dict()
+                tenants.append(tenants_type_0_item)
+
+        else:
+            tenants = self.tenants
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -146,6 +162,8 @@ class ClusterPreview:
             field_dict["server_pools"] = server_pools
         if sla is not UNSET:
             field_dict["sla"] = sla
+        if tenants is not UNSET:
+            field_dict["tenants"] = tenants
 
         return field_dict
 
@@ -155,6 +173,7 @@ class ClusterPreview:
         from ..models.cluster_preview_job_types_type_0_item import ClusterPreviewJobTypesType0Item  # noqa: PLC0415
         from ..models.cluster_preview_policy import ClusterPreviewPolicy  # noqa: PLC0415
         from ..models.cluster_preview_server_pools_type_0_item import ClusterPreviewServerPoolsType0Item  # noqa: PLC0415
+        from ..models.cluster_preview_tenants_type_0_item import ClusterPreviewTenantsType0Item  # noqa: PLC0415
 
         d = dict(src_dict)
         family = d.pop("family")
@@ -272,6 +291,28 @@ class ClusterPreview:
 
         sla = _parse_sla(d.pop("sla", UNSET))
 
+        def _parse_tenants(data: object) -> list[ClusterPreviewTenantsType0Item] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                tenants_type_0 = []
+                _tenants_type_0 = data
+                for tenants_type_0_item_data in _tenants_type_0:
+                    tenants_type_0_item = ClusterPreviewTenantsType0Item.from_dict(tenants_type_0_item_data)
+
+                    tenants_type_0.append(tenants_type_0_item)
+
+                return tenants_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[ClusterPreviewTenantsType0Item] | None | Unset, data)
+
+        tenants = _parse_tenants(d.pop("tenants", UNSET))
+
         cluster_preview = cls(
             family=family,
             name=name,
@@ -284,6 +325,7 @@ class ClusterPreview:
             seed=seed,
             server_pools=server_pools,
             sla=sla,
+            tenants=tenants,
         )
 
         cluster_preview.additional_properties = d

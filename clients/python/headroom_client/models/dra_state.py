@@ -7,6 +7,7 @@ from attrs import define as _attrs_define
 
 from ..models.dra_state_migrations import DraStateMigrations
 from ..models.dra_state_preemption import DraStatePreemption
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.configuration_search import ConfigurationSearch
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from ..models.dra_state_jobs_per_type import DraStateJobsPerType
     from ..models.gpa_refresh import GpaRefresh
     from ..models.migration_tally import MigrationTally
+    from ..models.tenancy_view import TenancyView
 
 
 T = TypeVar("T", bound="DraState")
@@ -41,6 +43,8 @@ class DraState:
         reward_rate (float): Σ reward over the jobs in service.
         servers (int):
         version (int): Events applied to the cluster so far.
+        tenancy (None | TenancyView | Unset): Where the cluster declares tenants: each one's usage, quota, borrowing,
+            preemptions and refusals, and the quotas' generation.
     """
 
     cluster_id: str
@@ -60,8 +64,11 @@ class DraState:
     reward_rate: float
     servers: int
     version: int
+    tenancy: None | TenancyView | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
+
         cluster_id = self.cluster_id
 
         configuration_search = self.configuration_search.to_dict()
@@ -99,6 +106,14 @@ class DraState:
 
         version = self.version
 
+        tenancy: dict[str, Any] | None | Unset
+        if isinstance(self.tenancy, Unset):
+            tenancy = UNSET
+        elif isinstance(self.tenancy, TenancyView):
+            tenancy = self.tenancy.to_dict()
+        else:
+            tenancy = self.tenancy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -122,6 +137,8 @@ class DraState:
                 "version": version,
             }
         )
+        if tenancy is not UNSET:
+            field_dict["tenancy"] = tenancy
 
         return field_dict
 
@@ -133,6 +150,7 @@ class DraState:
         from ..models.dra_state_jobs_per_type import DraStateJobsPerType  # noqa: PLC0415
         from ..models.gpa_refresh import GpaRefresh  # noqa: PLC0415
         from ..models.migration_tally import MigrationTally  # noqa: PLC0415
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
 
         d = dict(src_dict)
         cluster_id = d.pop("cluster_id")
@@ -176,6 +194,23 @@ class DraState:
 
         version = d.pop("version")
 
+        def _parse_tenancy(data: object) -> None | TenancyView | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tenancy_type_0 = TenancyView.from_dict(data)
+
+                return tenancy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TenancyView | Unset, data)
+
+        tenancy = _parse_tenancy(d.pop("tenancy", UNSET))
+
         dra_state = cls(
             cluster_id=cluster_id,
             configuration_search=configuration_search,
@@ -194,6 +229,7 @@ class DraState:
             reward_rate=reward_rate,
             servers=servers,
             version=version,
+            tenancy=tenancy,
         )
 
         return dra_state

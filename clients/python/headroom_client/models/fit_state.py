@@ -1,15 +1,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from attrs import define as _attrs_define
 
 from ..models.fit_state_policy import FitStatePolicy
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
     from ..models.fit_state_feasible_servers_per_type import FitStateFeasibleServersPerType
     from ..models.fit_state_jobs_per_type import FitStateJobsPerType
+    from ..models.tenancy_view import TenancyView
 
 
 T = TypeVar("T", bound="FitState")
@@ -27,6 +29,8 @@ class FitState:
         reward_rate (float): Σ reward over the jobs in service.
         servers (int):
         version (int): Events applied to the cluster so far.
+        tenancy (None | TenancyView | Unset): Where the cluster declares tenants: each one's usage, quota, borrowing,
+            preemptions and refusals, and the quotas' generation.
     """
 
     cluster_id: str
@@ -37,8 +41,11 @@ class FitState:
     reward_rate: float
     servers: int
     version: int
+    tenancy: None | TenancyView | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
+
         cluster_id = self.cluster_id
 
         feasible_servers_per_type = self.feasible_servers_per_type.to_dict()
@@ -55,6 +62,14 @@ class FitState:
 
         version = self.version
 
+        tenancy: dict[str, Any] | None | Unset
+        if isinstance(self.tenancy, Unset):
+            tenancy = UNSET
+        elif isinstance(self.tenancy, TenancyView):
+            tenancy = self.tenancy.to_dict()
+        else:
+            tenancy = self.tenancy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -69,6 +84,8 @@ class FitState:
                 "version": version,
             }
         )
+        if tenancy is not UNSET:
+            field_dict["tenancy"] = tenancy
 
         return field_dict
 
@@ -76,6 +93,7 @@ class FitState:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.fit_state_feasible_servers_per_type import FitStateFeasibleServersPerType  # noqa: PLC0415
         from ..models.fit_state_jobs_per_type import FitStateJobsPerType  # noqa: PLC0415
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
 
         d = dict(src_dict)
         cluster_id = d.pop("cluster_id")
@@ -94,6 +112,23 @@ class FitState:
 
         version = d.pop("version")
 
+        def _parse_tenancy(data: object) -> None | TenancyView | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tenancy_type_0 = TenancyView.from_dict(data)
+
+                return tenancy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TenancyView | Unset, data)
+
+        tenancy = _parse_tenancy(d.pop("tenancy", UNSET))
+
         fit_state = cls(
             cluster_id=cluster_id,
             feasible_servers_per_type=feasible_servers_per_type,
@@ -103,6 +138,7 @@ class FitState:
             reward_rate=reward_rate,
             servers=servers,
             version=version,
+            tenancy=tenancy,
         )
 
         return fit_state

@@ -5,8 +5,11 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from attrs import define as _attrs_define
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.power_of_d_state_jobs_per_type import PowerOfDStateJobsPerType
+    from ..models.tenancy_view import TenancyView
 
 
 T = TypeVar("T", bound="PowerOfDState")
@@ -24,6 +27,8 @@ class PowerOfDState:
         reward_rate (float): Σ reward over the jobs in service.
         servers (int):
         version (int): Events applied to the cluster so far.
+        tenancy (None | TenancyView | Unset): Where the cluster declares tenants: each one's usage, quota, borrowing,
+            preemptions and refusals, and the quotas' generation.
     """
 
     cluster_id: str
@@ -34,8 +39,11 @@ class PowerOfDState:
     reward_rate: float
     servers: int
     version: int
+    tenancy: None | TenancyView | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
+
         cluster_id = self.cluster_id
 
         d = self.d
@@ -52,6 +60,14 @@ class PowerOfDState:
 
         version = self.version
 
+        tenancy: dict[str, Any] | None | Unset
+        if isinstance(self.tenancy, Unset):
+            tenancy = UNSET
+        elif isinstance(self.tenancy, TenancyView):
+            tenancy = self.tenancy.to_dict()
+        else:
+            tenancy = self.tenancy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -66,12 +82,15 @@ class PowerOfDState:
                 "version": version,
             }
         )
+        if tenancy is not UNSET:
+            field_dict["tenancy"] = tenancy
 
         return field_dict
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.power_of_d_state_jobs_per_type import PowerOfDStateJobsPerType  # noqa: PLC0415
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
 
         d = dict(src_dict)
         cluster_id = d.pop("cluster_id")
@@ -92,6 +111,23 @@ class PowerOfDState:
 
         version = d.pop("version")
 
+        def _parse_tenancy(data: object) -> None | TenancyView | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tenancy_type_0 = TenancyView.from_dict(data)
+
+                return tenancy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TenancyView | Unset, data)
+
+        tenancy = _parse_tenancy(d.pop("tenancy", UNSET))
+
         power_of_d_state = cls(
             cluster_id=cluster_id,
             d=d,
@@ -101,6 +137,7 @@ class PowerOfDState:
             reward_rate=reward_rate,
             servers=servers,
             version=version,
+            tenancy=tenancy,
         )
 
         return power_of_d_state

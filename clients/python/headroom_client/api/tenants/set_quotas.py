@@ -1,0 +1,238 @@
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.problem import Problem
+from ...models.quotas_in import QuotasIn
+from ...models.quotas_out import QuotasOut
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    cluster_id: str,
+    *,
+    body: QuotasIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/v1/clusters/{cluster_id}/tenants".format(
+            cluster_id=quote(str(cluster_id), safe=""),
+        ),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | QuotasOut | None:
+    if response.status_code == 200:
+        response_200 = QuotasOut.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Problem.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Problem.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Problem.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 409:
+        response_409 = Problem.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 412:
+        response_412 = Problem.from_dict(response.json())
+
+        return response_412
+
+    if response.status_code == 413:
+        response_413 = Problem.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 422:
+        response_422 = Problem.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | QuotasOut]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: QuotasIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[Problem | QuotasOut]:
+    """Replace the tenants' quotas (admin), from the next decision on
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (QuotasIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | QuotasOut]
+    """
+
+    kwargs = _get_kwargs(
+        cluster_id=cluster_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: QuotasIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Problem | QuotasOut | None:
+    """Replace the tenants' quotas (admin), from the next decision on
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (QuotasIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | QuotasOut
+    """
+
+    return sync_detailed(
+        cluster_id=cluster_id,
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: QuotasIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Response[Problem | QuotasOut]:
+    """Replace the tenants' quotas (admin), from the next decision on
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (QuotasIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | QuotasOut]
+    """
+
+    kwargs = _get_kwargs(
+        cluster_id=cluster_id,
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    cluster_id: str,
+    *,
+    client: AuthenticatedClient,
+    body: QuotasIn,
+    idempotency_key: None | str | Unset = UNSET,
+) -> Problem | QuotasOut | None:
+    """Replace the tenants' quotas (admin), from the next decision on
+
+    Args:
+        cluster_id (str):
+        idempotency_key (None | str | Unset):
+        body (QuotasIn):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | QuotasOut
+    """
+
+    return (
+        await asyncio_detailed(
+            cluster_id=cluster_id,
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="FailedMember")
+
+
+@_attrs_define
+class FailedMember:
+    """
+    Attributes:
+        job_id (str):
+        job_type (str):
+        reason (str):
+    """
+
+    job_id: str
+    job_type: str
+    reason: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        job_id = self.job_id
+
+        job_type = self.job_type
+
+        reason = self.reason
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "job_id": job_id,
+                "job_type": job_type,
+                "reason": reason,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        job_id = d.pop("job_id")
+
+        job_type = d.pop("job_type")
+
+        reason = d.pop("reason")
+
+        failed_member = cls(
+            job_id=job_id,
+            job_type=job_type,
+            reason=reason,
+        )
+
+        failed_member.additional_properties = d
+        return failed_member
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
