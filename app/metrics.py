@@ -94,6 +94,10 @@ class Metrics:
         self.group_size = Histogram(
             "headroom_group_commit_size", "Decisions committed per transaction (group commit).",
             buckets=GROUP_BUCKETS, registry=r)
+        self.preemptions = Counter(
+            "headroom_preemptions", "Jobs preempted by decisions, by why: reclaim (a lender "
+            "took back its quota), priority (its tenant's higher job), policy (DRA's own).",
+            ["reason"], registry=r)
         self.replayed = Counter(
             "headroom_log_replayed_events",
             "Logged events replayed to bring a cached engine up to the committed version "
@@ -172,6 +176,20 @@ class Metrics:
             "overflow_sd is 0): from 1 its largest deployment is told to migrate "
             "(reason cluster_overflow, /state's outgrowing).",
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
+        self.tenant_dominant_share = Gauge(
+            "headroom_tenant_dominant_share",
+            "A tenant's usage over its nominal quota on its most used resource, over its "
+            "weight (1: at its quota; above: borrowing), after the cluster's last decision.",
+            ["cluster", "tenant"], registry=r, multiprocess_mode="mostrecent")
+        self.tenant_preempted = Gauge(
+            "headroom_tenant_preempted_jobs",
+            "A tenant's jobs preempted so far (reclaimed by a lender, or by its own higher "
+            "jobs), as the cluster's state counts them.",
+            ["cluster", "tenant"], registry=r, multiprocess_mode="mostrecent")
+        self.tenant_refused = Gauge(
+            "headroom_tenant_refused_arrivals",
+            "A tenant's arrivals and gangs refused so far (by quota or by the cluster).",
+            ["cluster", "tenant"], registry=r, multiprocess_mode="mostrecent")
         self.violation = Gauge(
             "headroom_reservation_violation_ratio",
             "A reservation stream's time-average violation ratio so far, per resource.",
@@ -211,6 +229,8 @@ class Metrics:
                 self.migrate_answers.inc()
             if (response.get("details") or {}).get("migration_skipped"):
                 self.migrations_skipped.inc()
+            for p in response.get("preempted") or ():
+                self.preemptions.labels(p.get("reason") or "policy").inc()
         if self.per_cluster and item is not None and self._may_label(cluster.id):
             self._cluster_gauges(cluster.id, item.adapter, rows[-1]["response"])
 

@@ -194,7 +194,13 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
 
     def gauges(self, answer: Mapping[str, Any]) -> Gauges:
         ratio = (answer.get("details") or {}).get("migrations_per_departure")  # DRA departures
-        return {} if ratio is None else {"migrations_per_departure": ratio}
+        out: dict[str, Any] = {} if ratio is None else {"migrations_per_departure": ratio}
+        q = self.quotas
+        if q is not None:  # at most MAX_TENANTS series per cluster, and those a change removed
+            out["tenant_dominant_share"] = {name: q.dominant_share(name) for name in q.usage}
+            out["tenant_preempted"] = {name: q.preempted.get(name, 0) for name in q.usage}
+            out["tenant_refused"] = {name: q.refused.get(name, 0) for name in q.usage}
+        return out
 
 
 def _no_tenants() -> TenantRefused:

@@ -285,3 +285,22 @@ def test_queued_clusters_take_no_tenants_or_gangs_yet(client):
     assert_problem(client.post(f"/v1/clusters/{cid}/events:batch", json={"events": [
         {"kind": "gang", "event_id": "g", "gang_id": "g",
          "members": [{"job_id": "a", "job_type": "small"}]}]}), 409, "wrong_cluster_kind")
+
+
+def test_tenants_and_preemptions_are_in_the_metrics(db_url):
+    from app.main import create_app
+    from tests.conftest import admin_client, make_settings
+    from tests.helpers import METRICS_TOKEN, scrape
+
+    app = create_app(make_settings(db_url, metrics_token=METRICS_TOKEN), configure_logs=False)
+    with admin_client(app) as client:
+        cid = _cluster(client, "metered", tenants=TENANTS[:2])
+        for i in range(6):
+            _arrive(client, cid, f"w{i}", "web")
+        for i in range(3):
+            _arrive(client, cid, f"m{i}", "ml")
+        text = scrape(client)
+    assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="web"}} 1.25' in text
+    assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="ml"}} 0.75' in text
+    assert f'headroom_tenant_preempted_jobs{{cluster="{cid}",tenant="web"}} 1.0' in text
+    assert 'headroom_preemptions_total{reason="reclaim"} 1.0' in text

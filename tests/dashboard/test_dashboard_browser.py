@@ -68,6 +68,16 @@ def _drive(api: httpx.Client) -> dict[str, str]:
                                                   "policy": {"kind": "first_fit"}}))["id"]
     _ok(api.post(f"/v1/clusters/{ids['ff']}/arrivals", json={
         "event_id": "a0", "job_id": "j0", "job_type": "small"}))
+    ids["shared"] = _ok(api.post("/v1/clusters", json={
+        **DRA, "name": "shared", "policy": {"kind": "first_fit"}, "tenants": [
+            {"name": "ml", "cohort": "lab", "nominal": {"cpu": 24}},
+            {"name": "web", "cohort": "lab", "nominal": {"cpu": 24}}]}))["id"]
+    for i in range(5):  # web borrows 6 cpu of ml's quota; ml's second job takes them back
+        _ok(api.post(f"/v1/clusters/{ids['shared']}/arrivals", json={
+            "event_id": f"w{i}", "job_id": f"w{i}", "job_type": "large", "tenant": "web"}))
+    for i in range(2):
+        _ok(api.post(f"/v1/clusters/{ids['shared']}/arrivals", json={
+            "event_id": f"m{i}", "job_id": f"m{i}", "job_type": "large", "tenant": "ml"}))
     ids["rms"] = _ok(api.post("/v1/clusters", json=RMS))["id"]
     for i in range(5):
         _ok(api.post(f"/v1/clusters/{ids['rms']}/arrivals", json={
@@ -248,7 +258,7 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     # Overview: every cluster and stream of the owner, none of another owner's.
     page.el("cluster-dra-east")
     names = [r[0] for r in page.rows("clusters")]
-    assert sorted(names) == ["batch", "dra-east", "ff-west", "paas"]
+    assert sorted(names) == ["batch", "dra-east", "ff-west", "paas", "shared"]
     assert "acme-secret" not in page.d.page_source
     assert [r[0] for r in page.rows("streams")] == ["web-tier"]
     log = _ok(api.get(f"/v1/clusters/{ids['dra']}/events", params={"limit": 100}))["items"]
@@ -284,6 +294,18 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     _ok(api.post(f"/v1/clusters/{ids['dra']}/departures", json={"event_id": "d2",
                                                                "job_id": "j2"}))
     page.until_text("kpi-jobs", str(state["jobs"] - 1))
+
+    # Tenants: who holds the cluster, against its quota, and who was preempted.
+    page.go(f"#/placement?c={ids['shared']}", "tenants")
+    tenancy = _ok(api.get(f"/v1/clusters/{ids['shared']}/state"))["tenancy"]
+    shown = {r[0]: r for r in page.rows("tenants")}
+    for t in tenancy["tenants"]:
+        row = shown[t["name"]]
+        assert row[2] == f"cpu {_fmt(t['usage']['cpu'])}"
+        assert row[4] == f"cpu {_fmt(t['borrowed']['cpu'])}"
+        assert row[6:9] == [str(t["jobs"]), str(t["preempted"]), str(t["refused"])]
+    assert any(t["preempted"] for t in tenancy["tenants"])
+    page.shot("placement-tenants")
 
     # Queues: per-type queue, running, weights, dummies, the clock.
     page.go(f"#/queues?c={ids['rms']}", "types")

@@ -1,5 +1,6 @@
 // Placement clusters (DRA and the baselines): GPA target X̂ vs actual X per configuration,
-// Accept/Reject groups, free slots, reward rate, migrations over time, a server map.
+// Accept/Reject groups, free slots, reward rate, migrations over time, a server map, and
+// where the cluster declares tenants, who holds it: each tenant's usage against its quota.
 
 import { get } from "./api.js";
 import { barChart, lineChart, PALETTE } from "./charts.js";
@@ -35,6 +36,25 @@ function serverMap(servers, ranks) {
       "configuration (by rank)" : "pool"}; height of the fill: the fullest dimension; dashed: ` +
       `Reject Group. ${servers.total > servers.items.length ? `First ${servers.items.length} ` +
       `of ${servers.total} servers.` : `${servers.total} servers.`}`));
+}
+
+const vec = (v) => Object.entries(v || {}).map(([d, x]) => `${d} ${fmt(x)}`).join(", ");
+
+// Who holds the cluster: usage against nominal, what is borrowed, who was preempted or
+// refused. A borrower is who a lender's reclaim preempts, so its row is marked.
+function tenantsPanel(tenancy) {
+  const rows = tenancy.tenants;
+  return h("div", { class: "row" },
+    panel(`Tenants (quota generation ${tenancy.generation})`,
+      table(["tenant", "cohort", "usage", "nominal", "borrowed", "dominant share", "jobs",
+        "preempted", "refused"], rows.map((t) => h("tr", { "data-testid": `tenant-${t.name}`,
+        class: Object.values(t.borrowed).some((x) => x > 0) ? "borrowing" : "" },
+        td(t.declared ? t.name : `${t.name} (removed)`), td(t.cohort ?? "—"), td(vec(t.usage)),
+        td(vec(t.nominal)), td(vec(t.borrowed)), td(t.dominant_share), td(t.jobs),
+        td(t.preempted), td(t.refused))), { "data-testid": "tenants" })),
+    panel("Dominant share by tenant (1: at its quota)", barChart({
+      categories: rows.map((t) => t.name), testid: "chart-tenants",
+      series: [{ name: "dominant share", values: rows.map((t) => t.dominant_share) }] })));
 }
 
 export async function render({ params, inv }) {
@@ -78,5 +98,6 @@ export async function render({ params, inv }) {
       panel("Recent reasons", table(["reason", "count"], Object.entries(sm.reasons)
         .sort((a, b) => b[1] - a[1]).map(([r, n]) => h("tr", {},
           td(h("a", { href: `#/log?c=${c.id}&reason=${r}` }, r)), td(n)))))),
+    st.tenancy ? tenantsPanel(st.tenancy) : null,
     panel("Server map", serverMap(servers, ranks)));
 }
