@@ -5,6 +5,7 @@ lock, so a dashboard polling them costs the decision path nothing but database r
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -64,24 +65,43 @@ def logged_events(conn: Connection, cluster_id: str, ids: list[str]) -> Sequence
         .where(Event.cluster_id == cluster_id, Event.event_id.in_(ids))).all()
 
 
+# Events that name a job in a list of objects: a gang's members (request) and the jobs a
+# decision preempted (response). Written per dialect: Postgres's jsonb containment, SQLite's
+# json_each; both read only the rows of one cluster, as the other filters do.
+_MENTIONS = {
+    "postgresql": text(
+        "(CAST(events.request AS jsonb) -> 'members' @> CAST(:mention AS jsonb) "
+        "OR CAST(events.response AS jsonb) -> 'preempted' @> CAST(:mention AS jsonb))"),
+    "sqlite": text(
+        "(EXISTS (SELECT 1 FROM json_each(events.request, '$.members') AS m "
+        "WHERE json_extract(m.value, '$.job_id') = :job) "
+        "OR EXISTS (SELECT 1 FROM json_each(events.response, '$.preempted') AS p "
+        "WHERE json_extract(p.value, '$.job_id') = :job))"),
+}
+
+
 @dataclass(frozen=True)
 class LogFilter:
-    """Which logged decisions to read. ``job`` matches the job or deployment the event is
-    about (``request.job_id`` or ``request.deployment_id``)."""
+    """Which logged decisions to read. ``job`` matches the events about a job or deployment:
+    those whose request names it (``job_id``, ``deployment_id``, a gang's ``members``) and
+    those that preempted it."""
 
     decision: str | None = None
     reason: str | None = None
     job: str | None = None
 
-    def clauses(self) -> list[Any]:
+    def clauses(self, dialect: str = "postgresql") -> list[Any]:
         out = []
         if self.decision is not None:
             out.append(Event.decision == self.decision)
         if self.reason is not None:
             out.append(Event.response["reason"].as_string() == self.reason)
         if self.job is not None:
+            mention = _MENTIONS[dialect].bindparams(
+                **({"mention": json.dumps([{"job_id": self.job}])} if dialect == "postgresql"
+                   else {"job": self.job}))
             out.append(or_(Event.request["job_id"].as_string() == self.job,
-                           Event.request["deployment_id"].as_string() == self.job))
+                           Event.request["deployment_id"].as_string() == self.job, mention))
         return out
 
 
@@ -95,7 +115,8 @@ def list_events(ctx: ServiceContext, cluster_id: str, limit: int, after_seq: int
                 ) -> tuple[list[dict[str, Any]], str | None]:
     """Events matching ``where``, oldest first with seq > after_seq, or newest first with
     seq < after_seq (0: from the newest); the cursor is the last seq returned."""
-    query = select(Event).where(Event.cluster_id == cluster_id, *where.clauses())
+    query = select(Event).where(Event.cluster_id == cluster_id,
+                                *where.clauses(ctx.db.dialect.name))
     if newest_first:
         if after_seq:
             query = query.where(Event.seq < after_seq)

@@ -304,3 +304,19 @@ def test_tenants_and_preemptions_are_in_the_metrics(db_url):
     assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="ml"}} 0.75' in text
     assert f'headroom_tenant_preempted_jobs{{cluster="{cid}",tenant="web"}} 1.0' in text
     assert 'headroom_preemptions_total{reason="reclaim"} 1.0' in text
+
+
+def test_a_jobs_history_holds_the_gang_it_came_in_and_the_event_that_preempted_it(client):
+    cid = _cluster(client, "history", tenants=TENANTS[:2])
+    assert client.post(f"/v1/clusters/{cid}/gangs", json={
+        "event_id": "g", "gang_id": "g", "tenant": "web", "members": [
+            {"job_id": f"w{i}", "job_type": "small"} for i in range(6)]}).json()["decision"] \
+        == "placed"
+    for i in range(3):
+        _arrive(client, cid, f"m{i}", "ml")
+    history = client.get(f"/v1/clusters/{cid}/events", params={"job_id": "w5"}).json()["items"]
+    assert [(e["kind"], e["event_id"]) for e in history] == [("gang", "g"), ("arrival", "e-m2")]
+    assert history[1]["response"]["preempted"][0]["job_id"] == "w5"
+    assert [e["event_id"] for e in client.get(f"/v1/clusters/{cid}/events", params={
+        "job_id": "m1"}).json()["items"]] == ["e-m1"]
+    assert client.get(f"/v1/clusters/{cid}/events", params={"job_id": "w"}).json()["items"] == []

@@ -235,7 +235,8 @@ def events(cluster_id: str, ctx: Ctx, principal: Auth, request: Request,
                pattern=CODE_PATTERN, description="Only this reason code.")] = None,
            job_id: Annotated[str | None, Query(
                pattern=CLIENT_ID_PATTERN,
-               description="Only events about this job (or deployment).")] = None
+               description="Only events about this job (or deployment): those that name "
+                           "it, the gang it came in, and the one that preempted it.")] = None
            ) -> dict[str, Any]:
     require_cluster(request, principal, cluster_id, "read", CLUSTERS)
     where = LogFilter(decision=decision, reason=reason, job=job_id)

@@ -147,7 +147,8 @@ def sync_detailed(
             newest first. Default: ListEventsOrder.ASC.
         decision (None | str | Unset): Only this decision, e.g. rejected.
         reason (None | str | Unset): Only this reason code.
-        job_id (None | str | Unset): Only events about this job (or deployment).
+        job_id (None | str | Unset): Only events about this job (or deployment): those that name
+            it, the gang it came in, and the one that preempted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -196,7 +197,8 @@ def sync(
             newest first. Default: ListEventsOrder.ASC.
         decision (None | str | Unset): Only this decision, e.g. rejected.
         reason (None | str | Unset): Only this reason code.
-        job_id (None | str | Unset): Only events about this job (or deployment).
+        job_id (None | str | Unset): Only events about this job (or deployment): those that name
+            it, the gang it came in, and the one that preempted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -240,7 +242,8 @@ async def asyncio_detailed(
             newest first. Default: ListEventsOrder.ASC.
         decision (None | str | Unset): Only this decision, e.g. rejected.
         reason (None | str | Unset): Only this reason code.
-        job_id (None | str | Unset): Only events about this job (or deployment).
+        job_id (None | str | Unset): Only events about this job (or deployment): those that name
+            it, the gang it came in, and the one that preempted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -287,7 +290,8 @@ async def asyncio(
             newest first. Default: ListEventsOrder.ASC.
         decision (None | str | Unset): Only this decision, e.g. rejected.
         reason (None | str | Unset): Only this reason code.
-        job_id (None | str | Unset): Only events about this job (or deployment).
+        job_id (None | str | Unset): Only events about this job (or deployment): those that name
+            it, the gang it came in, and the one that preempted it.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
