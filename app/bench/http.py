@@ -80,8 +80,8 @@ class Result:
 class _Client:
     """One simulated orchestrator with its own running jobs."""
 
-    def __init__(self, n: int, share: int, seed: int):
-        self.n, self.share = n, share
+    def __init__(self, n: int, share: int, seed: int, tenant: str | None = None):
+        self.n, self.share, self.tenant = n, share, tenant
         self.rng = random.Random(seed)
         self.running: list[str] = []
         self.counter = 0
@@ -95,7 +95,10 @@ class _Client:
         job = f"j{self.n}-{self.counter}-{eid[-8:]}"
         vm = self.rng.choice(VM_TYPES[:3]) if self.rng.random() < 0.8 else \
             self.rng.choice(VM_TYPES[3:])
-        return {"kind": "arrival", "event_id": eid, "job_id": job, "job_type": vm[0]}
+        event = {"kind": "arrival", "event_id": eid, "job_id": job, "job_type": vm[0]}
+        if self.tenant is not None:
+            event["tenant"] = self.tenant
+        return event
 
     def record(self, event: dict[str, Any], answer: dict[str, Any]) -> None:
         if event["kind"] == "arrival" and answer.get("decision") in ("placed", "started"):
@@ -106,14 +109,16 @@ class _Client:
 
 async def run_mode(url: str, cid: str, mode: str, clients: int, duration: float,
                     batch: int, seed: int, progress: bool, headers: dict[str, str],
-                    window: float = 10.0) -> Result:
+                    window: float = 10.0, tenants: list[str] | None = None) -> Result:
+    """``tenants``: client n's arrivals name tenants[n % len(tenants)]."""
     res = Result(mode, window=window)
     begin = time.perf_counter()
     stop_at = begin + duration
     host, port = url.removeprefix("http://").split(":")
 
     async def worker(n: int) -> None:
-        client = _Client(n, share=400 // clients + 1, seed=seed * 1000 + n)
+        client = _Client(n, share=400 // clients + 1, seed=seed * 1000 + n,
+                         tenant=tenants[n % len(tenants)] if tenants else None)
         conn = RawConnection(host, int(port), headers)
         while time.perf_counter() < stop_at:
             if mode == "single":

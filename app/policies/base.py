@@ -124,6 +124,11 @@ class PlacementEngine(ABC):
     # preemption or migration, no policy index but those ``_on_added``/``_on_removed`` keep.
     # Catch-up may then follow a logged answer (``follow_arrival``) instead of deciding.
     follows_answers: ClassVar[bool] = False
+    # True where a removed job put back (``readmit``) leaves the policy as it was, and an
+    # arrival changes nothing but the bookkeeping and ``rng``: the policy keeps no state but
+    # what ``_on_added``/``_on_removed`` maintain. Preemption trials (app/policies/gangs.py)
+    # then undo in place instead of restoring a snapshot.
+    undoes_removal: ClassVar[bool] = False
 
     def __init__(self, model: ClusterModel, params: dict[str, Any] | None = None,
                  rng: np.random.Generator | None = None):
@@ -188,6 +193,10 @@ class PlacementEngine(ABC):
         """Remove a running job that did not depart (preempted by its tenant's quota): the
         bookkeeping of a removal, without a departure's reaction (DRA's migration)."""
         return self._remove(job_id)
+
+    def readmit(self, job_id: str, s: int, j: int) -> None:
+        """Put back on server s a job ``evict`` removed (a preemption trial undone)."""
+        self._add(job_id, s, j)
 
     def server_view(self, server_id: str) -> dict[str, Any]:
         try:

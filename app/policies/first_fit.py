@@ -28,6 +28,7 @@ class FitIndexedEngine(PlacementEngine):
     """
 
     follows_answers = True
+    undoes_removal = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.policies.base import DuplicateJob, Placement, PlacementEngine, Preemption
-from app.policies.tenancy import Quotas
+from app.policies.tenancy import Holding, Quotas
 
 Member = tuple[str, str]  # job id, job type
 
@@ -102,13 +102,12 @@ class Gate:
                 p = self.engine.decide_arrival(members[0][1])
                 tried = Outcome([p]) if p.decision == "placed" else Outcome([], 0, p)
             else:
-                snap = self._snapshot()
-                tried = self._arrive_all(members)
-                self._restore(snap)
+                tried = self._attempt(0, [], members, tenant, demand)
             if tried.placed:
                 return self._commit(members, tenant, priority, [], dry, tried)
         candidates = quotas.candidates(tenant, priority, demand)
-        count = self._search(candidates, members, tenant, demand)
+        count = self._search(candidates, members, tenant, demand) \
+            if self._could_fit(candidates, members) else None
         if count is not None:
             victims = candidates, count
             return self._commit(members, tenant, priority, victims, dry, None)
@@ -146,8 +145,10 @@ class Gate:
             placements.append(p)
         return Outcome(placements)
 
-    def _evict(self, count: int, candidates: list[str], tenant: str) -> list[Preemption]:
-        """Preempt the first ``count`` candidates still worth it, on the live engine."""
+    def _evict(self, count: int, candidates: list[str], tenant: str,
+               undo: list[tuple[str, int, int, Holding]] | None = None) -> list[Preemption]:
+        """Preempt the first ``count`` candidates still worth it, on the live engine;
+        ``undo`` records what to put back."""
         engine, quotas = self.engine, self.quotas
         out: list[Preemption] = []
         for job_id in candidates:
@@ -159,37 +160,94 @@ class Gate:
             held = quotas.release(job_id, preempted=True)
             assert held is not None
             engine.evict(job_id)
+            if undo is not None:
+                undo.append((job_id, s, j, held))
             out.append(Preemption(job_id, engine.model.job_types[j].name,
                                   engine.model.server_ids[s], tenant=held.tenant,
                                   reason="reclaim" if held.tenant != tenant else "priority"))
         return out
 
-    def _fits_after(self, count: int, candidates: list[str], members: Sequence[Member],
-                    tenant: str, demand: tuple[float, ...]) -> bool:
-        snap = self._snapshot()
+    def _attempt(self, count: int, candidates: list[str], members: Sequence[Member],
+                 tenant: str, demand: tuple[float, ...]) -> Outcome:
+        """The gang (a single arrival: its dry run) after preempting the first ``count``
+        candidates, the cluster left as it was afterwards: undone in place where the policy
+        allows (``undoes_removal``), which is much cheaper than restoring a snapshot (that
+        rebuilds the policy's indexes)."""
+        engine, quotas = self.engine, self.quotas
+        if not engine.undoes_removal:
+            snap = self._snapshot()
+            try:
+                return self._try(count, candidates, members, tenant, demand, [], [])
+            finally:
+                self._restore(snap)
+        jobs, holders, mark = list(engine.jobs), list(quotas.holders), quotas.mark()
+        rng = engine.rng.bit_generator.state
+        placed: list[str] = []
+        evicted: list[tuple[str, int, int, Holding]] = []
         try:
-            self._evict(count, candidates, tenant)
-            if self.quotas.shortfall(tenant, demand) is not None:
-                return False
-            if len(members) == 1:
-                return self.engine.decide_arrival(members[0][1]).decision == "placed"
-            return self._arrive_all(members).placed
+            return self._try(count, candidates, members, tenant, demand, placed, evicted)
         finally:
-            self._restore(snap)
+            for job_id in reversed(placed):
+                engine.evict(job_id)
+            for job_id, s, j, _ in reversed(evicted):
+                engine.readmit(job_id, s, j)
+            engine.jobs = {job_id: engine.jobs[job_id] for job_id in jobs}  # as ordered
+            quotas.undo(mark, holders, {job_id: held for job_id, _, _, held in evicted})
+            engine.rng.bit_generator.state = rng
+
+    def _try(self, count: int, candidates: list[str], members: Sequence[Member], tenant: str,
+             demand: tuple[float, ...], placed: list[str],
+             evicted: list[tuple[str, int, int, Holding]]) -> Outcome:
+        self._evict(count, candidates, tenant, evicted)
+        short = self.quotas.shortfall(tenant, demand)
+        if short is not None:
+            return Outcome([], None, quota_refusal(short))
+        if len(members) == 1:
+            p = self.engine.decide_arrival(members[0][1])
+            return Outcome([p]) if p.decision == "placed" else Outcome([], 0, p)
+        out = self._arrive_all(members)
+        placed += [job_id for (job_id, _), _p in zip(members, out.placements)]
+        return out
+
+    def _could_fit(self, candidates: list[str], members: Sequence[Member]) -> bool:
+        """False when some member would fit no server even with every candidate on it
+        preempted: needed whatever the policy (not enough for every one), and it keeps the
+        search off the arrivals that no preemption can help, on a full cluster of jobs that
+        are not candidates."""
+        if not candidates:
+            return False
+        engine = self.engine
+        model = engine.model
+        freed: dict[int, list[float]] = {}
+        for job_id in candidates:
+            s, j = engine.jobs[job_id]
+            row = freed.setdefault(s, list(engine.used[s]))
+            for r, x in enumerate(model.job_types[j].demand):
+                row[r] -= x
+        servers = [(s, row) for s, row in freed.items()] + [
+            (s, engine.used[s]) for s in range(model.num_servers) if s not in freed]
+        for _, job_type in members:
+            need = model.job_types[model.type_index(job_type)].demand
+            if not any(model.fits(row, need, model.capacity(s)) for s, row in servers):
+                return False
+        return True
 
     def _search(self, candidates: list[str], members: Sequence[Member], tenant: str,
                 demand: tuple[float, ...]) -> int | None:
         """How many of the candidates, at fewest, to preempt; None if all would not do."""
         if not candidates:
             return None
+        def fits(count: int) -> bool:
+            return self._attempt(count, candidates, members, tenant, demand).placed
+
         n, lo, hi = len(candidates), 0, 1
-        while not self._fits_after(hi, candidates, members, tenant, demand):
+        while not fits(hi):
             if hi >= n:
                 return None
             lo, hi = hi, min(2 * hi, n)
         while hi - lo > 1:  # lo fails, hi fits
             mid = (lo + hi) // 2
-            if self._fits_after(mid, candidates, members, tenant, demand):
+            if fits(mid):
                 hi = mid
             else:
                 lo = mid

@@ -33,6 +33,7 @@ from app.policies.occupancy import SCORE_DIGITS, normalised_demands, occupancy
 
 class PowerOfD(PlacementEngine):
     kind = "power_of_d"
+    undoes_removal = True  # no index: its choices are rng draws over the bookkeeping
     default_params = {"d": 5, "only_feasible": False}
 
     def __init__(self, model: ClusterModel, *args: Any, **kwargs: Any) -> None:

@@ -314,6 +314,19 @@ class Quotas:
             del self.usage[h.tenant]  # a removed tenant's last job left
         return h
 
+    def mark(self) -> tuple[Any, ...]:
+        """What ``undo`` puts back after a trial's releases (app/policies/gangs.py)."""
+        return ({n: list(u) for n, u in self.usage.items()}, dict(self.preempted),
+                dict(self.refused), self.seq)
+
+    def undo(self, mark: tuple[Any, ...], order: list[str], released: dict[str, Holding]
+             ) -> None:
+        """Back to ``mark``: the holders in ``order`` again, ``released`` among them."""
+        usage, self.preempted, self.refused, self.seq = mark
+        self.usage = {n: list(u) for n, u in usage.items()}
+        holders = self.holders
+        self.holders = {jid: holders[jid] if jid in holders else released[jid] for jid in order}
+
     def refuse(self, name: str) -> None:
         self.refused[name] = self.refused.get(name, 0) + 1
 
