@@ -94,6 +94,14 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
             engine.model.type_index(event["job_type"])  # UnknownJobType
         elif event["job_id"] not in engine.jobs:
             raise UnknownJob(event["job_id"])
+        self._move_clock(event)
+
+    def _move_clock(self, event: Event) -> None:
+        at = event.get("at")
+        if at is None:
+            raise ClockRefused("at", "required: this cluster's migration budget runs on its "
+                               "clients' clock")
+        engine = self.engine
         now = engine.now  # type: ignore[attr-defined]
         if at < now:
             raise ClockRefused("at", f"{at:g} is before the cluster's clock ({now:g}); "
@@ -134,15 +142,20 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
         """A gang's arrival, or an admin's change of the quotas."""
         if self.quotas is None:
             raise _no_tenants()
-        _no_time(event)
-        if event["kind"] == "quotas":
+        if event["kind"] == "quotas":  # changes no clock (a wall clock may have stamped it)
             if dry:
                 raise NoDryRun("a quota change cannot be dry-run")
             self.quotas.replace(event["tenants"], event["generation"])
             return Answer("quotas_set", {"generation": self.quotas.generation,
                                          "tenants": self.quotas.declared()})
         members = [(m["job_id"], m["job_type"]) for m in event["members"]]
-        out = Gate(self).decide(members, event.get("tenant"), event.get("priority", 0), dry)
+        gate = Gate(self)
+        if self.clock is None:
+            _no_time(event)
+        elif not dry:  # as an arrival's: everything refused first, then the clock moves
+            gate.check(members)
+            self._move_clock(event)
+        out = gate.decide(members, event.get("tenant"), event.get("priority", 0), dry)
         return _gang_answer(event["gang_id"], members, out, self.engine.model.server_ids)
 
     def follow(self, event: Event, answer: Mapping[str, Any]) -> bool:

@@ -320,3 +320,36 @@ def test_a_jobs_history_holds_the_gang_it_came_in_and_the_event_that_preempted_i
     assert [e["event_id"] for e in client.get(f"/v1/clusters/{cid}/events", params={
         "job_id": "m1"}).json()["items"]] == ["e-m1"]
     assert client.get(f"/v1/clusters/{cid}/events", params={"job_id": "w"}).json()["items"] == []
+
+
+@pytest.mark.parametrize("clock", ["wall", "client"])
+def test_gangs_and_quota_changes_on_dra_with_a_migration_budget(client, clock):
+    """DRA's budget keeps time: a gang takes it as an arrival does, a quota change none."""
+    cid = _cluster(client, f"budget-{clock}", policy={
+        "kind": "dra", "migration_budget": {"rate": 1, "clock": clock}},
+        tenants=[{"name": "t", "nominal": {"cpu": 8, "memory": 32}}])
+    at = {"at": 5.0} if clock == "client" else {}
+    r = client.post(f"/v1/clusters/{cid}/gangs", json={
+        "event_id": "g", "gang_id": "g", "tenant": "t", **at,
+        "members": [{"job_id": "a", "job_type": "small"}, {"job_id": "b", "job_type": "small"}]})
+    assert r.status_code == 200, r.text
+    assert r.json()["decision"] == "placed"
+    if clock == "client":
+        assert_problem(client.post(f"/v1/clusters/{cid}/gangs", json={
+            "event_id": "g2", "gang_id": "g2", "tenant": "t",
+            "members": [{"job_id": "c", "job_type": "small"}]}), 422, "validation_error",
+            field="at")
+        assert_problem(client.post(f"/v1/clusters/{cid}/gangs", json={
+            "event_id": "g3", "gang_id": "g3", "tenant": "t", "at": 1.0,
+            "members": [{"job_id": "c", "job_type": "small"}]}), 422, "validation_error",
+            field="at")
+    else:
+        assert_problem(client.post(f"/v1/clusters/{cid}/gangs", json={
+            "event_id": "g2", "gang_id": "g2", "tenant": "t", "at": 1.0,
+            "members": [{"job_id": "c", "job_type": "small"}]}), 422, "validation_error",
+            field="at")
+    r = client.put(f"/v1/clusters/{cid}/tenants", json={
+        "event_id": "q", "generation": 1, "tenants": [{"name": "t", "nominal": {"cpu": 2,
+                                                                              "memory": 4}}]})
+    assert r.status_code == 200, r.text
+    assert _state(client, cid)["tenancy"]["generation"] == 2

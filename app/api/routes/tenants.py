@@ -33,6 +33,8 @@ def gang_event(body: GangIn) -> dict[str, Any]:
                              "priority": body.priority}
     if body.tenant is not None:
         event["tenant"] = body.tenant
+    if body.at is not None:
+        event["at"] = body.at
     return event
 
 

@@ -76,6 +76,7 @@ class BatchGang(StrictModel):
     members: list[GangMember] = Field(min_length=1, max_length=MAX_GANG)
     tenant: Name | None = Field(None, description=TENANT_DOC)
     priority: int = Priority
+    at: Instant | None = Field(None, description=AT_DOC)
 
 
 class BatchDeparture(StrictModel):

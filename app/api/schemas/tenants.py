@@ -11,6 +11,7 @@ from app.api.schemas.common import (
     Amount,
     ClientId,
     Delivery,
+    Instant,
     Name,
     PreemptionOut,
     SegmentId,
@@ -100,6 +101,9 @@ class GangIn(StrictModel):
         "Placed in this order, each by the cluster's policy; each departs on its own."))
     tenant: Name | None = Field(None, description=TENANT_DOC)
     priority: int = Priority
+    at: Instant | None = Field(None, description=(
+        "DRA with a client-clock migration budget: when the gang arrived (never decreasing). "
+        "Other clusters refuse it."))
     dry_run: bool = Field(False, description="Decide without committing anything.")
 
     @model_validator(mode="after")

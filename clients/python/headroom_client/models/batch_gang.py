@@ -23,6 +23,9 @@ class BatchGang:
             path segment of later requests.
         kind (Literal['gang']):
         members (list[GangMember]):
+        at (float | None | Unset): Clusters whose clients keep the clock only (queued clusters, DRA with a client-clock
+            migration budget): when the event happened (time units, never decreasing). Other placement clusters and the wall
+            clock refuse it.
         priority (int | Unset): Within its tenant: a job of higher priority may preempt the tenant's own jobs of lower
             priority (0 when not given). Default: 0.
         tenant (None | str | Unset): The tenant the job runs for; required where the cluster declares tenants.
@@ -32,6 +35,7 @@ class BatchGang:
     gang_id: str
     kind: Literal["gang"]
     members: list[GangMember]
+    at: float | None | Unset = UNSET
     priority: int | Unset = 0
     tenant: None | str | Unset = UNSET
 
@@ -46,6 +50,12 @@ class BatchGang:
         for members_item_data in self.members:
             members_item = members_item_data.to_dict()
             members.append(members_item)
+
+        at: float | None | Unset
+        if isinstance(self.at, Unset):
+            at = UNSET
+        else:
+            at = self.at
 
         priority = self.priority
 
@@ -65,6 +75,8 @@ class BatchGang:
                 "members": members,
             }
         )
+        if at is not UNSET:
+            field_dict["at"] = at
         if priority is not UNSET:
             field_dict["priority"] = priority
         if tenant is not UNSET:
@@ -92,6 +104,15 @@ class BatchGang:
 
             members.append(members_item)
 
+        def _parse_at(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        at = _parse_at(d.pop("at", UNSET))
+
         priority = d.pop("priority", UNSET)
 
         def _parse_tenant(data: object) -> None | str | Unset:
@@ -108,6 +129,7 @@ class BatchGang:
             gang_id=gang_id,
             kind=kind,
             members=members,
+            at=at,
             priority=priority,
             tenant=tenant,
         )

@@ -21,6 +21,8 @@ class GangIn:
         gang_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200 characters: it is a
             path segment of later requests.
         members (list[GangMember]): Placed in this order, each by the cluster's policy; each departs on its own.
+        at (float | None | Unset): DRA with a client-clock migration budget: when the gang arrived (never decreasing).
+            Other clusters refuse it.
         dry_run (bool | Unset): Decide without committing anything. Default: False.
         event_id (None | str | Unset): Idempotency key, unique per cluster (or the Idempotency-Key header).
         priority (int | Unset): Within its tenant: a job of higher priority may preempt the tenant's own jobs of lower
@@ -30,6 +32,7 @@ class GangIn:
 
     gang_id: str
     members: list[GangMember]
+    at: float | None | Unset = UNSET
     dry_run: bool | Unset = False
     event_id: None | str | Unset = UNSET
     priority: int | Unset = 0
@@ -42,6 +45,12 @@ class GangIn:
         for members_item_data in self.members:
             members_item = members_item_data.to_dict()
             members.append(members_item)
+
+        at: float | None | Unset
+        if isinstance(self.at, Unset):
+            at = UNSET
+        else:
+            at = self.at
 
         dry_run = self.dry_run
 
@@ -67,6 +76,8 @@ class GangIn:
                 "members": members,
             }
         )
+        if at is not UNSET:
+            field_dict["at"] = at
         if dry_run is not UNSET:
             field_dict["dry_run"] = dry_run
         if event_id is not UNSET:
@@ -91,6 +102,15 @@ class GangIn:
             members_item = GangMember.from_dict(members_item_data)
 
             members.append(members_item)
+
+        def _parse_at(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        at = _parse_at(d.pop("at", UNSET))
 
         dry_run = d.pop("dry_run", UNSET)
 
@@ -117,6 +137,7 @@ class GangIn:
         gang_in = cls(
             gang_id=gang_id,
             members=members,
+            at=at,
             dry_run=dry_run,
             event_id=event_id,
             priority=priority,
