@@ -371,3 +371,38 @@ def test_a_fresh_process_restores_state_and_decides_the_same(db_url, family):
         _check_restore(db_url, fam, spec, requests, suffix, snapshot_every)
 
     check()
+
+
+@pytest.mark.parametrize("family", list(CASES))
+def test_two_processes_on_one_database_answer_as_one(db_url, family):
+    """Two apps sharing a database, taking a cluster's requests in turn, answer each request
+    and end in the state one app alone gives another cluster of the same declaration."""
+    strategy, fam = CASES[family]
+
+    @RUN
+    @given(case=strategy)
+    def check(case):
+        spec, requests = case
+        cfg = make_settings(db_url, tick_interval_seconds=0)
+        alone, a, b = (create_app(cfg, configure_logs=False) for _ in range(3))
+        try:
+            with admin_client(alone, raise_server_exceptions=False) as c0, \
+                    admin_client(a, raise_server_exceptions=False) as ca, \
+                    admin_client(b, raise_server_exceptions=False) as cb:
+                made = [c0.post(fam.create, json={**spec, "name": f"p-{uuid.uuid4().hex[:12]}"})
+                        for _ in range(2)]
+                if made[0].status_code != 201:
+                    return
+                x, y = (m.json()["id"] for m in made)
+                for n, req in enumerate(requests):
+                    one = _send(c0, fam, x, req)
+                    shared = _send(ca if n % 2 else cb, fam, y, req)
+                    assert _same(one, shared, x, y), (req, one, shared)
+                want = fam.read_state(c0, x)
+                for c in (ca, cb):
+                    assert _same(want, fam.read_state(c, y), x, y)
+        finally:
+            for app in (alone, a, b):
+                app.state.ctx.close()
+
+    check()
