@@ -11,6 +11,7 @@ behind and every policy is served the same way).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from app.policies.base import DuplicateJob, Placement, PlacementEngine, Preempti
 from app.policies.tenancy import Holding, Quotas
 
 Member = tuple[str, str]  # job id, job type
+ANYONE = ""  # the one tenant of a cluster that declares none
 
 
 @dataclass
@@ -63,16 +65,18 @@ class Gate:
     """A placement engine and its cluster's quotas, deciding arrivals together."""
 
     def __init__(self, owner: Any):
-        # The adapter holding ``engine`` and ``quotas``: a trial replaces its engine.
+        # The adapter holding ``engine`` and ``quotas``: a trial replaces its engine (and its
+        # quotas). A cluster without tenants is one tenant, ANYONE, without limits, whose
+        # books last for this decision only.
         self.owner = owner
+        self.tenanted = owner.quotas is not None
+        self.quotas: Quotas = owner.quotas if self.tenanted else Quotas(
+            owner.engine.model.dimensions,
+            [{"name": ANYONE, "nominal": {d: math.inf for d in owner.engine.model.dimensions}}])
 
     @property
     def engine(self) -> PlacementEngine:
         return self.owner.engine
-
-    @property
-    def quotas(self) -> Quotas:
-        return self.owner.quotas
 
     def check(self, members: Sequence[Member]) -> tuple[float, ...]:
         """Refuse what the engine would (unknown types, known ids), before anything changes;
@@ -133,7 +137,9 @@ class Gate:
     def _restore(self, snap: tuple[dict[str, Any], dict[str, Any]]) -> None:
         engine = self.engine
         self.owner.engine = type(engine).from_state(engine.model, engine.params, snap[0])
-        self.owner.quotas = Quotas.from_state(self.quotas.resources, snap[1])
+        self.quotas = Quotas.from_state(self.quotas.resources, snap[1])
+        if self.tenanted:
+            self.owner.quotas = self.quotas
 
     def _arrive_all(self, members: Sequence[Member]) -> Outcome:
         """Arrive every member on the live engine, stopping at the first refused."""

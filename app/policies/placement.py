@@ -11,7 +11,7 @@ import numpy as np
 from app.policies.base import Placement, PlacementEngine, Release
 from app.policies.capabilities import ClockKind, HasServers, HoldsJobs
 from app.policies.errors import ClockRefused, DuplicateJob, NoDryRun, UnknownJob
-from app.policies.gangs import Gate, GangPlacement, Outcome
+from app.policies.gangs import ANYONE, Gate, GangPlacement, Outcome
 from app.policies.model import ClusterModel, cluster_model
 from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec, first_ids
 from app.policies.registry import PLACEMENT_ENGINES
@@ -140,9 +140,11 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
 
     def _tenanted(self, event: Event, dry: bool) -> GangPlacement | Answer:
         """A gang's arrival, or an admin's change of the quotas."""
-        if self.quotas is None:
+        if self.quotas is None and (event["kind"] == "quotas" or
+                                    event.get("tenant") is not None):
             raise _no_tenants()
         if event["kind"] == "quotas":  # changes no clock (a wall clock may have stamped it)
+            assert self.quotas is not None
             if dry:
                 raise NoDryRun("a quota change cannot be dry-run")
             self.quotas.replace(event["tenants"], event["generation"])
@@ -155,11 +157,14 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
         elif not dry:  # as an arrival's: everything refused first, then the clock moves
             gate.check(members)
             self._move_clock(event)
-        out = gate.decide(members, event.get("tenant"), event.get("priority", 0), dry)
+        out = gate.decide(members, event.get("tenant", ANYONE if self.quotas is None else None),
+                          event.get("priority", 0), dry)
         return _gang_answer(event["gang_id"], members, out, self.engine.model.server_ids)
 
     def follow(self, event: Event, answer: Mapping[str, Any]) -> bool:
-        if not self.engine.follows_answers or self.quotas is not None:
+        # Tenants' books and gangs are decided again: their answers leave out the trials.
+        if not self.engine.follows_answers or self.quotas is not None or \
+                event["kind"] not in ("arrival", "departure"):
             return False
         _no_time(event)
         if event["kind"] == "arrival":

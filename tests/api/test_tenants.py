@@ -353,3 +353,25 @@ def test_gangs_and_quota_changes_on_dra_with_a_migration_budget(client, clock):
                                                                               "memory": 4}}]})
     assert r.status_code == 200, r.text
     assert _state(client, cid)["tenancy"]["generation"] == 2
+
+
+@pytest.mark.parametrize("kind", ["first_fit", "power_of_d"])
+def test_a_cluster_without_tenants_places_gangs_whole_or_not_at_all(client, kind):
+    cid = _cluster(client, "plain-gangs", policy={"kind": kind})
+    two = [{"job_id": "a", "job_type": "big"}, {"job_id": "b", "job_type": "big"}]
+    r = client.post(f"/v1/clusters/{cid}/gangs", json={"event_id": "g", "gang_id": "g",
+                                                       "members": two}).json()
+    assert r["decision"] == "placed" and r["preempted"] == []
+    r = client.post(f"/v1/clusters/{cid}/gangs", json={
+        "event_id": "h", "gang_id": "h", "members": [
+            {"job_id": "c", "job_type": "small"}, {"job_id": "d", "job_type": "big"}]}).json()
+    assert r["decision"] == "rejected" and r["failed"]["job_id"] in ("c", "d")
+    state = _state(client, cid)
+    assert state["jobs"] == 2 and state.get("tenancy") is None
+    assert_problem(client.post(f"/v1/clusters/{cid}/gangs", json={
+        "event_id": "i", "gang_id": "i", "tenant": "t", "members": two[:1]}), 422,
+        "validation_error", field="tenant")
+    assert_problem(client.put(f"/v1/clusters/{cid}/tenants", json={
+        "event_id": "q", "generation": 1, "tenants": [
+            {"name": "t", "nominal": {"cpu": 1, "memory": 1}}]}), 422, "validation_error",
+        field="tenant")

@@ -93,7 +93,11 @@ def placement_case(draw) -> tuple[dict[str, Any], list[Request]]:
                                                       "dry_run": True}), ids, types),
         st.builds(lambda e, j, t: ("POST", "/events:batch", {"events": [
             {"kind": "arrival", "event_id": e + "1", "job_id": j, "job_type": t},
-            {"kind": "departure", "event_id": e + "2", "job_id": j}]}), ids, ids, types))
+            {"kind": "departure", "event_id": e + "2", "job_id": j}]}), ids, ids, types),
+        st.builds(lambda e, j, ts: ("POST", "/gangs", {
+            "event_id": e, "gang_id": "g", "members": [
+                {"job_id": f"{j[:190]}-{i}", "job_type": t} for i, t in enumerate(ts)]}),
+            ids, ids, st.lists(types, min_size=1, max_size=3)))
     return spec, _unique_event_ids(draw(st.lists(event, min_size=1, max_size=14)))
 
 
