@@ -5,7 +5,13 @@ Each such pod of the Headroom scheduler (``spec.schedulerName``) is posted as a 
 job ``<pod UID>`` with event id ``depart-<pod UID>``: a pod seen ending twice (phase change,
 then deletion; or a watch that restarts and lists it again) is the same event, which Headroom
 answers as a replay. A pod Headroom never placed (deleted before its bind, or not Headroom's)
-answers 404, which is logged and skipped.
+answers 404, which is logged and skipped. A pod of a Kueue Workload (it carries the Kueue
+controller's ``headroom.io/placement`` annotation) is skipped too: its job is the Workload's,
+which departs when the Workload finishes (a Job's failed pod is replaced by one that takes the
+same job).
+
+The watcher posts departures only, which name no tenant: a job leaves its tenant's quota with
+it, whoever it ran for.
 
 On a queued cluster a pod deleted while its job still waits is the same departure: Headroom
 withdraws the job from its queue (answer ``withdrawn``), so it never starts and never holds a
@@ -26,7 +32,7 @@ last version seen) leaves no event. So every list is a reconcile: before it, the
 the jobs Headroom holds (``GET .../jobs``), and after it, each job whose id is a pod UID
 absent from the list departs. Jobs first, pods second: a job Headroom held before the list
 began had its pod created before that too, so its absence means it is gone. Only ids shaped
-like a pod UID are touched (the Kueue controller's ``<workload UID>.<pod set>`` are not), and
+like a pod UID are touched (the Kueue controller's ``<workload UID>.<pod set>.<i>`` are not), and
 only when the watcher sees every namespace (``--namespace`` turns it off: a pod elsewhere is
 not gone). ``--no-reconcile`` turns it off where other clients post UUID job ids to the same
 cluster.
@@ -45,6 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+
+from app.kubernetes.pinning import PLAN
 
 log = logging.getLogger("headroom.kubernetes.watcher")
 
@@ -68,6 +76,8 @@ def departure_of(event: Mapping[str, Any], scheduler_name: str) -> Departure | N
     meta, spec = pod.get("metadata") or {}, pod.get("spec") or {}
     uid = meta.get("uid")
     if not uid or spec.get("schedulerName") != scheduler_name:
+        return None
+    if PLAN in (meta.get("annotations") or {}):  # a Workload's pod: it departs with it
         return None
     phase = (pod.get("status") or {}).get("phase")
     if event.get("type") == "DELETED":

@@ -12,6 +12,15 @@ every filter answers "queued" in ``FailedNodes`` (resolvable, so the scheduler r
 pod) until Headroom has started the job, and then keeps only the server it started on. Bind
 commits nothing new: the job is already running there. Why not scheduling gates: see
 docs/integrations/kubernetes.md.
+
+Tenants: where the cluster declares tenants, a pod runs for the tenant named like its
+namespace (its arrival names it); an undeclared namespace is unresolvable, an arrival over
+the tenant's quota resolvable (a departure of the tenant frees quota).
+
+A pod with a Kueue Workload's plan (the annotation ``headroom.io/placement``, set by the
+Kueue controller, app/kubernetes/pinning.py) is one of the jobs Headroom already holds for
+that Workload: filter keeps only the server Headroom holds that job on and bind binds it there,
+committing nothing; a job Headroom does not hold (any more) is unresolvable.
 """
 
 from __future__ import annotations
@@ -25,12 +34,16 @@ from pydantic import ValidationError
 
 from app.errors import Conflict
 from app.families.base import Family
+from app.kubernetes import messages
 from app.kubernetes.apiserver import ApiServer, ApiServerError
 from app.kubernetes.mapping import NoJobType, job_type_for, requests_of
 from app.kubernetes.objects import Pod
+from app.kubernetes.pinning import Unpinned, planned_job
 from app.policies.capabilities import RunsJobs, TracksJobs
+from app.policies.errors import PolicyError, UnknownJob
 from app.policies.model import ClusterModel
 from app.policies.placement import PlacementAdapter
+from app.policies.tenancy import TenantRefused, UnknownTenant
 from app.service.context import ServiceContext
 from app.service.engines import ClusterRow
 from app.service.events import read_adapter, submit_event
@@ -58,22 +71,68 @@ class Verdict:
 
 @dataclass(frozen=True)
 class PodRef:
-    """A validated pod as the engines see it: its UID (job id and event id) and its effective
-    requests in Headroom's units."""
+    """A validated pod as the engines see it: its UID (job id and event id), its effective
+    requests in Headroom's units, its namespace (its tenant, where the cluster declares
+    tenants), and the job its Kueue plan names, if it carries one."""
 
     uid: str
     requests: dict[str, float]
+    namespace: str | None = None
+    plan: str | Unpinned | None = None
 
     @classmethod
     def of(cls, pod: Pod) -> PodRef:
-        return cls(pod.metadata.uid, requests_of(pod.spec))
+        # Labels and annotations are not typed fields of the pod (the plan's own rules check
+        # the one annotation read), so they are read as sent.
+        return cls(pod.metadata.uid, requests_of(pod.spec), pod.metadata.namespace,
+                   planned_job(pod.metadata.model_extra or {}))
 
 
-def _message(decision: Mapping[str, Any]) -> str:
-    """Headroom's reason and the numbers behind it, in one line. Every node failed for the
-    same reason gets the same text, so kube-scheduler's event counts them as one."""
-    details = ", ".join(f"{k}={v}" for k, v in (decision.get("details") or {}).items())
-    return f"{decision.get('reason')}" + (f" ({details})" if details else "")
+_message = messages.reason
+
+
+def _arrival(adapter: Any, pod: PodRef, job_type: str) -> dict[str, Any]:
+    """The pod's arrival; with its tenant where the cluster declares tenants (only then:
+    the events of a cluster without tenants stay exactly what they were)."""
+    event: dict[str, Any] = {"kind": "arrival", "job_id": pod.uid, "job_type": job_type}
+    if getattr(adapter, "quotas", None) is not None:
+        event["tenant"] = pod.namespace
+    return event
+
+
+def _tenant_problem(exc: PolicyError, namespace: str | None) -> str:
+    if isinstance(exc, UnknownTenant):
+        return f"headroom: unknown_tenant: namespace {namespace} is not a tenant of this " \
+               "cluster (a pod runs for the tenant named like its namespace)"
+    return f"headroom: {exc}"
+
+
+def _pinned_server(adapter: PlacementAdapter, pod: PodRef, job: str) -> str:
+    """Where Headroom holds the job a pod's plan names; ``NotPinned`` if nowhere."""
+    server = adapter.server_of(job)
+    if server is None:
+        raise NotPinned(f"headroom: job {job} of this pod's plan is not held by the cluster "
+                        "(its Workload is no longer admitted, or finished)")
+    quotas = adapter.quotas
+    holder = quotas.holders.get(job) if quotas is not None else None
+    if holder is not None and holder.tenant != pod.namespace:
+        raise NotPinned(f"headroom: job {job} runs for tenant {holder.tenant}, not for this "
+                        f"pod's namespace {pod.namespace}")
+    return server
+
+
+class NotPinned(Exception):
+    """A pod's plan that names no job Headroom holds for it."""
+
+
+def _pinned_verdict(server: str, job: str, nodes: list[str], model: ClusterModel) -> Verdict:
+    verdict = Verdict(chosen=server)
+    for n in _split_nodes(model, nodes, verdict):
+        if n == server:
+            verdict.passing.append(n)
+        else:
+            verdict.failed[n] = f"headroom: pinned to {server} (job {job} of its Workload)"
+    return verdict
 
 
 def _no_type_verdict(nodes: list[str], no_type: NoJobType) -> Verdict:
@@ -96,6 +155,15 @@ def _split_nodes(model: ClusterModel, nodes: list[str], verdict: Verdict) -> lis
 def _placement_verdict(adapter: PlacementAdapter, kind: str, pod: PodRef, nodes: list[str]
                        ) -> Verdict:
     model = adapter.model
+    if isinstance(pod.plan, Unpinned):
+        return Verdict(unresolvable={n: f"headroom: this pod's plan names no job: "
+                                        f"{pod.plan.reason}" for n in nodes})
+    if pod.plan is not None:
+        try:
+            return _pinned_verdict(_pinned_server(adapter, pod, pod.plan), pod.plan, nodes,
+                                   model)
+        except NotPinned as exc:
+            return Verdict(unresolvable={n: str(exc) for n in nodes})
     job_type = job_type_for(model, pod.requests)
     if isinstance(job_type, NoJobType):
         return _no_type_verdict(nodes, job_type)
@@ -106,14 +174,19 @@ def _placement_verdict(adapter: PlacementAdapter, kind: str, pod: PodRef, nodes:
         decision = {"decision": "placed", "server_id": held, "reason": "already_placed",
                     "details": {}}
     else:
-        decision = adapter.dry_run({"kind": "arrival", "job_id": pod.uid,
-                                    "job_type": job_type}).to_dict()
+        try:
+            decision = adapter.dry_run(_arrival(adapter, pod, job_type)).to_dict()
+        except (UnknownTenant, TenantRefused) as exc:
+            verdict.unresolvable.update({n: _tenant_problem(exc, pod.namespace) for n in known})
+            return verdict
     chosen = decision["server_id"] if decision["decision"] == "placed" else None
     verdict.chosen = chosen
     if chosen is None:
         # DRA's rejection is its admission decision (no preemption on these nodes changes
-        # it); a baseline's means no server has room now, which a departure can change.
-        target = verdict.unresolvable if kind == "dra" else verdict.failed
+        # it); a baseline's means no server has room now, which a departure can change, and
+        # so does the tenant's quota.
+        quota = decision.get("reason") == "quota_exceeded"
+        target = verdict.unresolvable if kind == "dra" and not quota else verdict.failed
         target.update({n: f"headroom: {decision['decision']} {job_type} pod: "
                           f"{_message(decision)}" for n in known})
         return verdict
@@ -150,22 +223,32 @@ def _queue_verdict(job: Mapping[str, Any], nodes: list[str], model: ClusterModel
 
 
 def _model_and_type(ctx: ServiceContext, cluster_id: str, pod: PodRef
-                    ) -> tuple[ClusterModel, str | NoJobType]:
-    def read(adapter: RunsJobs, _cluster: ClusterRow) -> tuple[ClusterModel, str | NoJobType]:
+                    ) -> tuple[ClusterModel, str | NoJobType, dict[str, Any]]:
+    """The cluster's model, the pod's job type, and the pod's arrival event."""
+    def read(adapter: RunsJobs, _cluster: ClusterRow
+             ) -> tuple[ClusterModel, str | NoJobType, dict[str, Any]]:
         # Queues keep time, and so does a DRA migration budget: on the clients' clock every
         # event must carry ``at``, which kube-scheduler never sends. (None: no time kept.)
         if adapter.clock not in (None, "wall"):
             raise Conflict("a cluster on the client clock cannot be driven by kube-scheduler "
                            "(it sends no time); declare its clock as wall")
-        return adapter.model, job_type_for(adapter.model, pod.requests)
+        job_type = job_type_for(adapter.model, pod.requests)
+        event = {} if isinstance(job_type, NoJobType) else _arrival(adapter, pod, job_type)
+        return adapter.model, job_type, event
     return read_adapter(ctx, cluster_id, read, RunsJobs)
 
 
-def _queued_job(ctx: ServiceContext, cluster_id: str, pod: PodRef, job_type: str
+def _queued_job(ctx: ServiceContext, cluster_id: str, pod: PodRef, event: dict[str, Any]
                 ) -> dict[str, Any]:
-    submit_event(ctx, cluster_id, {"kind": "arrival", "event_id": pod.uid, "job_id": pod.uid,
-                                   "job_type": job_type})
+    submit_event(ctx, cluster_id, {**event, "event_id": pod.uid})
     return read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(pod.uid), TracksJobs)
+
+
+def _planned_queue_job(ctx: ServiceContext, cluster_id: str, job: str
+                       ) -> tuple[ClusterModel, dict[str, Any]]:
+    """The job a pod's plan names on a queued cluster, as Headroom holds it."""
+    return read_adapter(ctx, cluster_id, lambda adapter, _c: (adapter.model,
+                                                              adapter.job_view(job)), TracksJobs)
 
 
 def filter_nodes(ctx: ServiceContext, cluster_id: str, family: Family[Any], pod: PodRef,
@@ -173,10 +256,20 @@ def filter_nodes(ctx: ServiceContext, cluster_id: str, family: Family[Any], pod:
     """``family``: the cluster's. A cluster that tracks its jobs (a queue) holds the pod until
     it starts it; any other places it at once."""
     if family.has(TracksJobs):
-        model, job_type = _model_and_type(ctx, cluster_id, pod)
+        if isinstance(pod.plan, Unpinned):
+            return Verdict(unresolvable={n: f"headroom: this pod's plan names no job: "
+                                            f"{pod.plan.reason}" for n in nodes})
+        if pod.plan is not None:
+            try:
+                model, job = _planned_queue_job(ctx, cluster_id, pod.plan)
+            except UnknownJob:
+                return Verdict(unresolvable={n: f"headroom: job {pod.plan} of this pod's plan "
+                                                "is not held by the cluster" for n in nodes})
+            return _queue_verdict(job, nodes, model)
+        model, job_type, event = _model_and_type(ctx, cluster_id, pod)
         if isinstance(job_type, NoJobType):
             return _no_type_verdict(nodes, job_type)
-        return _queue_verdict(_queued_job(ctx, cluster_id, pod, job_type), nodes, model)
+        return _queue_verdict(_queued_job(ctx, cluster_id, pod, event), nodes, model)
     return read_adapter(ctx, cluster_id, lambda adapter, cluster: _placement_verdict(
         adapter, cluster.policy_kind, pod, nodes), PlacementAdapter)
 
@@ -204,27 +297,45 @@ def bind_pod(ctx: ServiceContext, cluster_id: str, family: Family[Any], binding:
     uid, ns, name, node = binding.uid, binding.namespace, binding.name, binding.node
     try:
         if family.has(TracksJobs):
-            job = read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(uid),
-                               TracksJobs)
+            try:
+                job_id = uid
+                job = read_adapter(ctx, cluster_id, lambda adapter, _c: adapter.job_view(uid),
+                                   TracksJobs)
+            except UnknownJob:  # not the pod's own job: is it one of a Workload's?
+                try:
+                    pod = _bound_pod(api, binding)
+                except ApiServerError:
+                    raise UnknownJob(uid) from None
+                if isinstance(pod, str):
+                    return pod
+                if not isinstance(pod.plan, str):
+                    raise
+                job_id = pod.plan
+                _model, job = _planned_queue_job(ctx, cluster_id, job_id)
             if job["status"] != "running":
-                return f"headroom: job {uid} is {job['status']}, not started; not bound"
+                return f"headroom: job {job_id} is {job['status']}, not started; not bound"
             server = job["server_id"]
         else:
-            try:
-                pod = PodRef.of(Pod.model_validate(api.get_pod(ns, name)))
-            except ValidationError as exc:
-                return f"headroom: the API server's pod {ns}/{name} cannot be read " \
-                       f"({_unreadable(exc)}); not bound"
-            if pod.uid != uid:
-                return f"headroom: pod {ns}/{name} now has UID {pod.uid}, not {uid}; not bound"
-            model, job_type = _model_and_type(ctx, cluster_id, pod)
-            if isinstance(job_type, NoJobType):
-                return f"headroom: {job_type.reason} {job_type.details}; not bound"
-            answer = submit_event(ctx, cluster_id, {"kind": "arrival", "event_id": uid,
-                                                    "job_id": uid, "job_type": job_type})
-            if answer["decision"] != "placed":
-                return f"headroom: {_message(answer)}; not bound (event {answer['event_seq']})"
-            server = answer["server_id"]
+            pod = _bound_pod(api, binding)
+            if isinstance(pod, str):
+                return pod
+            if pod.plan is not None:
+                try:
+                    server = _planned_server(ctx, cluster_id, pod)
+                except NotPinned as exc:
+                    return f"{exc}; not bound"
+            else:
+                _model, job_type, event = _model_and_type(ctx, cluster_id, pod)
+                if isinstance(job_type, NoJobType):
+                    return f"headroom: {job_type.reason} {job_type.details}; not bound"
+                try:
+                    answer = submit_event(ctx, cluster_id, {**event, "event_id": uid})
+                except (UnknownTenant, TenantRefused) as exc:
+                    return f"{_tenant_problem(exc, pod.namespace)}; not bound"
+                if answer["decision"] != "placed":
+                    return f"headroom: {_message(answer)}; not bound " \
+                           f"(event {answer['event_seq']})"
+                server = answer["server_id"]
         if server != node:
             # Headroom's committed placement is the truth its accounting holds; the scheduler's
             # cache follows the pod to the node it is bound to.
@@ -235,3 +346,27 @@ def bind_pod(ctx: ServiceContext, cluster_id: str, family: Family[Any], binding:
     except ApiServerError as exc:
         return f"headroom: API server: {exc}"
     return ""
+
+
+def _bound_pod(api: ApiServer, binding: Binding) -> PodRef | str:
+    """The pod a bind is for, as the API server has it; the bind's ``Error`` if unreadable
+    or replaced (another UID)."""
+    ns, name = binding.namespace, binding.name
+    try:
+        pod = PodRef.of(Pod.model_validate(api.get_pod(ns, name)))
+    except ValidationError as exc:
+        return f"headroom: the API server's pod {ns}/{name} cannot be read " \
+               f"({_unreadable(exc)}); not bound"
+    if pod.uid != binding.uid:
+        return f"headroom: pod {ns}/{name} now has UID {pod.uid}, not {binding.uid}; not bound"
+    return pod
+
+
+def _planned_server(ctx: ServiceContext, cluster_id: str, pod: PodRef) -> str:
+    """Where Headroom holds the job of a pod's plan; ``NotPinned`` if nowhere."""
+    job = pod.plan
+    if isinstance(job, Unpinned):
+        raise NotPinned(f"headroom: this pod's plan names no job: {job.reason}")
+    assert job is not None
+    return read_adapter(ctx, cluster_id,
+                        lambda adapter, _c: _pinned_server(adapter, pod, job), PlacementAdapter)

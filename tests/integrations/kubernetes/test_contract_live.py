@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from app.config import Settings
+from app.kubernetes.pinning import PLAN
 from app.store.migrate import upgrade
 from tests.conftest import FreshDatabase
 from tests.helpers import cluster_spec
@@ -213,6 +214,116 @@ def test_a_pod_uid_the_extender_takes_is_a_job_rest_can_read_and_end(server, fak
             gone = c.post(f"/v1/clusters/{cid}/departures",
                           json={"event_id": f"gone-{uid}", "job_id": uid})
             assert gone.status_code == 200, gone.text
+
+
+def test_a_pod_runs_for_the_tenant_named_like_its_namespace(server, fake):
+    """Where the cluster declares tenants, the arrival names the pod's namespace; over the
+    tenant's quota is a resolvable failure even on DRA (a departure of the tenant frees
+    quota), a namespace no tenant is named unresolvable; neither commits anything."""
+    small = fixture(SMALL_ARGS)
+    second = copy.deepcopy(small)
+    second["Pod"]["metadata"].update(uid="second-small", name="etl-small-2")
+    fake.add_pod(second["Pod"])
+    shop = copy.deepcopy(small)
+    shop["Pod"]["metadata"].update(uid="shop-small", namespace="shop")
+    with server.client() as c:
+        cid = _cluster(c, policy={"kind": "dra"},
+                       tenants=[{"name": "batch", "nominal": {"cpu": 2, "memory": 8}}])
+        base = f"/v1/clusters/{cid}/kubernetes/extender"
+        [chosen] = _post(c, base + "/filter", small).json()["NodeNames"]
+        bind = {**fixture("ExtenderBindingArgs.etl-small.json"), "Node": chosen}
+        assert _post(c, base + "/bind", bind).json() == {"Error": ""}
+        [event] = _events(c, cid)
+        assert event["request"] == {"kind": "arrival", "job_id": small["Pod"]["metadata"]["uid"],
+                                    "job_type": "small", "tenant": "batch"}
+
+        f = _post(c, base + "/filter", second).json()
+        quota = ("headroom: rejected small pod: quota_exceeded: tenant batch would exceed its "
+                 "nominal quota by cpu=2, memory=8 (usage cpu=2, memory=8, nominal cpu=2, "
+                 "memory=8, borrowed cpu=0, memory=0)")
+        assert f["NodeNames"] == [] and f["FailedAndUnresolvableNodes"] == {}
+        assert f["FailedNodes"] == {n: quota for n in NODES}
+        error = _post(c, base + "/bind", {"PodName": "etl-small-2", "PodNamespace": "batch",
+                                          "PodUID": "second-small", "Node": "rack-0"}).json()
+        assert error["Error"].startswith("headroom: quota_exceeded: tenant batch would exceed")
+        assert error["Error"].endswith("; not bound (event 2)")
+
+        f = _post(c, base + "/filter", shop).json()
+        assert f["NodeNames"] == [] and f["FailedNodes"] == {}
+        assert f["FailedAndUnresolvableNodes"] == {n: (
+            "headroom: unknown_tenant: namespace shop is not a tenant of this cluster (a pod "
+            "runs for the tenant named like its namespace)") for n in NODES}
+        assert [e["decision"] for e in _events(c, cid)] == ["placed", "rejected"]
+        assert [b["body"]["target"]["name"] for b in fake.bindings] == [chosen]
+
+
+def test_a_pod_with_a_workloads_plan_is_never_counted_again(server, fake):
+    """A pod carrying the Kueue controller's plan names a job Headroom holds: filter keeps its
+    server, bind binds it there and commits nothing; a plan naming a job Headroom does not
+    hold, or another tenant's, places the pod nowhere."""
+    with server.client() as c:
+        cid = _cluster(c, policy={"kind": "best_fit"}, tenants=[
+            {"name": "ml", "nominal": {"cpu": 32, "memory": 128}},
+            {"name": "batch", "nominal": {"cpu": 32, "memory": 128}}])
+        base = f"/v1/clusters/{cid}/kubernetes/extender"
+        r = c.post(f"/v1/clusters/{cid}/gangs", json={
+            "event_id": "w", "gang_id": "w", "tenant": "batch",
+            "members": [{"job_id": "w.main.0", "job_type": "small"}]})
+        assert r.json()["decision"] == "placed", r.text
+        server_id = r.json()["members"][0]["server_id"]
+        pod = copy.deepcopy(fixture(SMALL_ARGS)["Pod"])
+        pod["metadata"].update(uid="planned-pod", name="planned")
+        pod["metadata"]["annotations"] = {PLAN: '{"jobs":"w.main","servers":["rack-0"]}'}
+        fake.add_pod(pod)
+        f = _post(c, base + "/filter", {"Pod": pod, "NodeNames": NODES}).json()
+        assert f["NodeNames"] == [server_id]
+        bind = {"PodName": "planned", "PodNamespace": "batch", "PodUID": "planned-pod",
+                "Node": "rack-3"}
+        assert _post(c, base + "/bind", bind).json() == {"Error": ""}
+        assert fake.bindings[-1]["body"]["target"]["name"] == server_id
+        assert [e["event_id"] for e in _events(c, cid)] == ["w"]
+        for annotation, why in [
+                ('{"jobs":"x.main","servers":["rack-0"]}',
+                 "job x.main.0 of this pod's plan is not held by the cluster"),
+                ("not json", "the annotation headroom.io/placement is not JSON"),
+                ('{"jobs":"w.main","servers":[]}', "servers: List should have at least 1"),
+                ('{"jobs":"w.main","servers":["rack-0","rack-1"]}', "names no index label")]:
+            other = copy.deepcopy(pod)
+            other["metadata"]["annotations"][PLAN] = annotation
+            f = _post(c, base + "/filter", {"Pod": other, "NodeNames": NODES}).json()
+            assert f["NodeNames"] == [] and why in f["FailedAndUnresolvableNodes"]["rack-0"], f
+        elsewhere = copy.deepcopy(pod)
+        elsewhere["metadata"]["namespace"] = "ml"
+        f = _post(c, base + "/filter", {"Pod": elsewhere, "NodeNames": NODES}).json()
+        assert f["FailedAndUnresolvableNodes"]["rack-0"] == (
+            "headroom: job w.main.0 runs for tenant batch, not for this pod's namespace ml")
+        assert [e["event_id"] for e in _events(c, cid)] == ["w"]
+
+        # A queued cluster: the plan names the pod set's one job, bound once Headroom starts it.
+        qid = _cluster(c, policy={"kind": "first_fit_queue"}, servers=1)
+        qbase = f"/v1/clusters/{qid}/kubernetes/extender"
+        queued = copy.deepcopy(pod)
+        queued["metadata"].update(uid="queued-planned-pod", name="queued-planned")
+        queued["metadata"]["annotations"] = {PLAN: '{"job":"q.worker"}'}
+        fake.add_pod(queued)
+        qbind = {"PodName": "queued-planned", "PodNamespace": "batch",
+                 "PodUID": "queued-planned-pod", "Node": "rack-0"}
+        f = _post(c, qbase + "/filter", {"Pod": queued, "NodeNames": ["rack-0"]}).json()
+        assert "job q.worker of this pod's plan is not held" in \
+            f["FailedAndUnresolvableNodes"]["rack-0"]
+        for job in ("busy", "q.worker"):
+            c.post(f"/v1/clusters/{qid}/arrivals",
+                   json={"event_id": job, "job_id": job, "job_type": "large"})
+        f = _post(c, qbase + "/filter", {"Pod": queued, "NodeNames": ["rack-0"]}).json()
+        assert f["NodeNames"] == [] and "queued (job type large" in f["FailedNodes"]["rack-0"]
+        assert "job q.worker is queued, not started" in \
+            _post(c, qbase + "/bind", qbind).json()["Error"]
+        c.post(f"/v1/clusters/{qid}/departures", json={"event_id": "d", "job_id": "busy"})
+        f = _post(c, qbase + "/filter", {"Pod": queued, "NodeNames": ["rack-0"]}).json()
+        assert f["NodeNames"] == ["rack-0"]
+        assert _post(c, qbase + "/bind", qbind).json() == {"Error": ""}
+        assert fake.bindings[-1]["body"]["metadata"]["uid"] == "queued-planned-pod"
+        assert [e["event_id"] for e in _events(c, qid)] == ["busy", "q.worker", "d"]
 
 
 def test_malformed_extender_requests_are_clear_4xx(server, fake):

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.kubernetes import watcher
+from app.kubernetes.pinning import PLAN
 from app.kubernetes.watcher import Watcher, departure_of
 from tests.conftest import admin_client
 from tests.helpers import cluster_spec
@@ -39,6 +40,10 @@ def test_which_events_are_departures():
                         SCHED) is None
     assert departure_of({"type": "BOOKMARK", "object": {"metadata": {}}}, SCHED) is None
     assert departure_of({"type": "ERROR", "object": None}, SCHED) is None
+    # A Kueue Workload's pod: its job departs with the Workload, not with the pod.
+    planned = _pod("a", "Succeeded")
+    planned["metadata"]["annotations"] = {PLAN: '{"jobs":"w.main","servers":["rack-0"]}'}
+    assert departure_of({"type": "DELETED", "object": planned}, SCHED) is None
 
 
 @pytest.fixture
