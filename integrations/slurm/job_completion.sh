@@ -1,5 +1,6 @@
 #!/bin/sh
-# Tells Headroom a job has left, so its slot is freed. Meant for JobCompType=jobcomp/script
+# Tells Headroom a job has left, so its slot is freed (every node's slot, for a multi-node
+# job: the helper reads the members from the AdminComment). Meant for JobCompType=jobcomp/script
 # (JobCompLoc=this file): slurmctld runs it once for every job that ends, including one
 # cancelled before it started. EpilogSlurmctld=this file also works but misses those (it runs
 # only for jobs that were allocated; Slurm 22.05, checked), so a placed job cancelled while

@@ -6,14 +6,20 @@ HTTP library; lua-socket is not a dependency of slurmctld, and a helper process 
 its own). The helper is run under timeout(1), so a slow or dead Headroom costs a submission at
 most timeout_seconds + 2 s and never hangs sbatch; what happens then is `on_error`.
 
-  placed/started  pin the job to Headroom's node (req_nodes), set its memory to the job type's
+  placed/started  pin the job to Headroom's node (req_nodes), set its memory to the job type's;
+                  a multi-node job (a Headroom gang, one member per node) is pinned to every
+                  member's node, and to exactly that many nodes
   queued          hold it (priority 0); `headroom_slurm.py release` releases it when started
-  rejected        refuse the submission with Headroom's reason code and numbers
-  refused         the request fits no declared job type (or is multi-node): refuse, say why
+  rejected        refuse the submission with Headroom's reason code and numbers (quota_exceeded:
+                  whose quota, which limit, short of what)
+  refused         Headroom cannot take the request (no declared job type fits, no account on a
+                  cluster with quotas, a multi-node job on a queued cluster): refuse, say why
   error           Headroom unreachable/misconfigured: on_error = reject (default) or accept
 
-The Headroom job id is recorded in AdminComment ("headroom:<id>"); job_completion.sh reads it back.
-See docs/integrations/slurm.md.
+The job's Slurm account (job_desc.account; nil when the user names none) is passed on: it is the
+job's tenant where the Headroom cluster declares tenants.
+The Headroom job id is recorded in AdminComment ("headroom:<id>", or "headroom:<id>.[0-3]" for
+the members of a 4-node job); job_completion.sh reads it back. See docs/integrations/slurm.md.
 --]]
 
 local CONF = os.getenv("HEADROOM_SLURM_CONF") or "/etc/slurm/headroom.conf"
@@ -43,19 +49,28 @@ local function shell_quote(s)
   return "'" .. tostring(s):gsub("'", "'\\''") .. "'"
 end
 
--- What the job asks of one node, in Slurm's own units (CPUs, MB, GRES string).
+-- What the job asks of one node, in Slurm's own units (CPUs, MB, GRES string), and of how many
+-- nodes. num_tasks and min_cpus are the whole job's (sbatch -N 2 -c 4 sends min_cpus=8), so
+-- each node's share is their quotient, rounded up; memory and GRES are per node already.
 local function request_of(job_desc)
-  local tasks = set(job_desc.num_tasks, NO_VAL) and job_desc.num_tasks or 1
+  local nodes = set(job_desc.min_nodes, NO_VAL) and job_desc.min_nodes or 1
+  local tasks = 1
+  if set(job_desc.ntasks_per_node, NO_VAL16) then
+    tasks = job_desc.ntasks_per_node
+  elseif set(job_desc.num_tasks, NO_VAL) then
+    tasks = math.ceil(job_desc.num_tasks / nodes)
+  end
   local per_task = set(job_desc.cpus_per_task, NO_VAL16) and job_desc.cpus_per_task or 1
   local cpus = tasks * per_task
-  if set(job_desc.min_cpus, NO_VAL) and job_desc.min_cpus > cpus then cpus = job_desc.min_cpus end
+  if set(job_desc.min_cpus, NO_VAL) and math.ceil(job_desc.min_cpus / nodes) > cpus then
+    cpus = math.ceil(job_desc.min_cpus / nodes)
+  end
   local mem = 0
   if set(job_desc.min_mem_per_node, NO_VAL) then
     mem = job_desc.min_mem_per_node
   elseif set(job_desc.min_mem_per_cpu, NO_VAL) then
     mem = job_desc.min_mem_per_cpu * cpus
   end
-  local nodes = set(job_desc.min_nodes, NO_VAL) and job_desc.min_nodes or 1
   return cpus, mem, job_desc.tres_per_node or "", nodes
 end
 
@@ -63,10 +78,14 @@ local function ask_headroom(conf, job_desc)
   local cpus, mem, gres, nodes = request_of(job_desc)
   local helper = conf.helper or "/usr/local/libexec/headroom-slurm"
   local limit = math.ceil(tonumber(conf.timeout_seconds) or 5) + 2
+  local account = ""
+  if job_desc.account ~= nil and job_desc.account ~= "" then
+    account = " --account " .. shell_quote(job_desc.account)
+  end
   local cmd = string.format("timeout -k 1 %d %s --config %s submit --cpus %d --mem-mb %d"
-                              .. " --nodes %d --gres %s 2>&1",
+                              .. " --nodes %d --gres %s%s 2>&1",
                             limit, shell_quote(helper), shell_quote(CONF), cpus, mem, nodes,
-                            shell_quote(gres))
+                            shell_quote(gres), account)
   local pipe = io.popen(cmd)
   local out = pipe:read("*a")
   pipe:close()
@@ -95,8 +114,17 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
       job_desc.priority = 0
       job_desc.comment = string.format("headroom: %s %s", answer.type, answer.message)
     else
+      -- A comma list is a Slurm hostlist. For a multi-node job the nodes are distinct (the
+      -- helper refuses otherwise) and the job gets exactly them: max_nodes too, so -N 2-4
+      -- runs on the 2 Headroom booked.
       job_desc.req_nodes = answer.node
-      job_desc.comment = string.format("headroom: %s placed on %s", answer.type, answer.node)
+      local what = answer.type
+      if answer.nodes then
+        job_desc.min_nodes = tonumber(answer.nodes)
+        job_desc.max_nodes = tonumber(answer.nodes)
+        what = string.format("%s x%s nodes", answer.type, answer.nodes)
+      end
+      job_desc.comment = string.format("headroom: %s placed on %s", what, answer.node)
     end
     slurm.log_info("headroom: %s %s (%s) %s", answer.job, d, answer.type, answer.node or "")
     return slurm.SUCCESS
@@ -123,10 +151,12 @@ function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
      or job_rec.admin_comment:sub(1, #PREFIX) ~= PREFIX then
     return slurm.SUCCESS
   end
-  if job_desc.req_nodes or job_desc.tres_per_node
+  -- The account too: it is the job's tenant, whose quota Headroom charged.
+  if job_desc.req_nodes or job_desc.tres_per_node or job_desc.account
      or set(job_desc.min_cpus, NO_VAL) or set(job_desc.min_mem_per_node, NO_VAL)
-     or set(job_desc.min_mem_per_cpu, NO_VAL) then
-    slurm.log_user("headroom placed this job; its node and size cannot be changed")
+     or set(job_desc.min_mem_per_cpu, NO_VAL) or set(job_desc.min_nodes, NO_VAL)
+     or set(job_desc.max_nodes, NO_VAL) then
+    slurm.log_user("headroom placed this job; its nodes, size and account cannot be changed")
     return slurm.ERROR
   end
   -- `scontrol release` arrives as a priority change; a queued job starts when Headroom says.

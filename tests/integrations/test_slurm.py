@@ -47,16 +47,16 @@ def write_conf(path: Path, url: str, cluster_id: str, key: str, on_error: str = 
     path.write_text("\n".join([
         f"url = {url}", f"cluster_id = {cluster_id}", f"api_key = {key}",
         f"timeout_seconds = {TIMEOUT}", f"on_error = {on_error}",
-        "departure_retry_seconds = 20",
+        "departure_retry_seconds = 20", f"log = {path.parent / 'headroom-slurm.log'}",
         f"helper = {INTEGRATION / 'headroom_slurm.py'}",
         "dimension.cpu = cpu", "dimension.memory_mb = memory", "dimension.gres/gpu = gpu",
         *(f"node.{server} = {node}" for node, server in server_of_node.items()),
     ]) + "\n")
 
 
-def declare(client, policy: dict) -> str:
+def declare(client, policy: dict, tenants: list[dict] | None = None, name: str = "") -> str:
     r = client.post("/v1/clusters", json={
-        "name": f"slurm-{policy['kind']}",
+        "name": name or f"slurm-{policy['kind']}",
         "dimensions": ["cpu", "memory"],
         "server_pools": [{"name": "rack", "count": 3, "capacity": {"cpu": 4, "memory": 4000}}],
         "job_types": [
@@ -65,6 +65,7 @@ def declare(client, policy: dict) -> str:
             {"name": "large", "demand": {"cpu": 4, "memory": 2000}, "reward": 5},
         ],
         "policy": policy,
+        **({"tenants": tenants} if tenants else {}),
     })
     assert r.status_code == 201, r.text
     return r.json()["id"]
@@ -183,11 +184,15 @@ def run_stream(slurm, client, cid, out, conf, live):
 
     # Shapes no declared type covers are refused with the reason, before Headroom decides.
     for opts, why in [(("-c", "5"), "no declared job type covers cpu=5"),
-                      (("-c", "1", "--mem=3000"), "no declared job type covers"),
-                      (("-N", "2"), "Headroom places a job on one node")]:
+                      (("-c", "1", "--mem=3000"), "no declared job type covers")]:
         r, _ = sbatch(slurm, out, 1, *opts)
         assert r.returncode != 0 and "headroom cannot admit this job" in r.stderr, r.stderr
         assert why in r.stderr, r.stderr
+    # A 2-node job is one gang (test_accounts_are_tenants_...): no server has a CPU left.
+    r, _ = sbatch(slurm, out, 1, "-N", "2")
+    assert r.returncode != 0, r.stdout
+    assert "headroom rejected this job: no_server_fits (job type small, 2 nodes; node 1 of 2 " \
+           "did not fit)" in r.stderr, r.stderr
 
     # While they run (the sleeps outlast the submissions on a loaded 2-core machine),
     # Headroom and Slurm hold the same jobs on the same nodes.
@@ -305,6 +310,10 @@ def test_slurm_holds_queued_jobs_until_headroom_starts_them(rig):
             assert r.returncode == 0, r.stderr
             cancelled = r.stdout.strip()
             ids = {job: admin_comment(slurm, job) for job in first + queued + [cancelled]}
+            r, _ = sbatch(slurm, out, 1, "-N", "2", "-c", "4", "--mem=2000")
+            assert r.returncode != 0, r.stdout
+            assert "headroom cannot admit this job: a job on 2 nodes is a Headroom gang, and " \
+                   "gangs are not served on queued clusters yet" in r.stderr, r.stderr
             for job in queued + [cancelled]:
                 assert client.get(f"/v1/clusters/{cid}/jobs/{ids[job]}").json()["status"] == \
                     "queued"
@@ -372,3 +381,124 @@ def test_gres_requests_map_to_a_gpu_job_type(rig):
         for job in (gpu_job, cpu_job):
             ran_on = (out / f"{job}.out").read_text().split()[0]
             assert server_of_node[ran_on] == placed[ids[job]][1]
+
+
+def job_record(slurm: SlurmCluster, job: str) -> str:
+    return slurm.run("scontrol", "show", "job", "-o", job).stdout
+
+
+def nodes_of(slurm: SlurmCluster, job: str) -> list[str]:
+    """The nodes Slurm allocated a job (running or finished), expanded from its hostlist."""
+    nodelist = re.search(r"\bNodeList=(\S+)", job_record(slurm, job)).group(1)
+    return slurm.run("scontrol", "show", "hostnames", nodelist).stdout.split()
+
+
+def started(slurm: SlurmCluster, job: str) -> bool:
+    return re.search(r"JobState=(RUNNING|COMPLETED)", job_record(slurm, job)) is not None
+
+
+def test_accounts_are_tenants_and_multi_node_jobs_are_gangs(rig):
+    """The Slurm account is the job's tenant; `sbatch -N 2` is one gang of two members, run
+    on exactly the two nodes Headroom chose; over its account's quota a job is refused with
+    Headroom's quota_exceeded and the numbers. (Slurm without slurmdbd takes any --account
+    as given: accounts need to exist only under accounting enforcement.)"""
+    slurm, out = rig.slurm, rig.out
+    tenants = [{"name": "physics", "nominal": {"cpu": 8, "memory": 8000}},
+               {"name": "chem", "nominal": {"cpu": 1, "memory": 500}}]
+    with rig.live.client() as client:
+        cid = declare(client, {"kind": "first_fit"}, tenants, name="slurm-accounts")
+        write_conf(rig.conf, rig.live.url, cid, rig.live.key)
+        # 1-CPU shares: first fit would put both on rack-0, which Slurm cannot run as -N 2.
+        r, _ = sbatch(slurm, out, 1, "-N", "2", "-c", "1", "-A", "physics")
+        assert r.returncode != 0, r.stdout
+        assert "headroom cannot admit this job: Headroom would put several of this job's 2 " \
+               "nodes on one server (rack-0)" in r.stderr, r.stderr
+
+        r, _ = sbatch(slurm, out, 20, "-N", "2", "-c", "4", "--mem=2000", "-A", "physics")
+        assert r.returncode == 0, (r.stderr, slurm.logs())
+        gang = r.stdout.strip()
+        token = admin_comment(slurm, gang)
+        members = [e for e in events(client, cid) if e["kind"] == "gang"]
+        assert len(members) == 1 and members[0]["decision"] == "placed", members
+        gang_event = members[0]
+        assert gang_event["request"]["tenant"] == "physics"
+        chosen = [m["server_id"] for m in gang_event["response"]["members"]]
+        assert [m["job_id"] for m in gang_event["response"]["members"]] == \
+            [token.removesuffix(".[0-1]") + ".0", token.removesuffix(".[0-1]") + ".1"]
+        r, _ = sbatch(slurm, out, 20, "-c", "1", "-A", "chem")
+        assert r.returncode == 0, r.stderr
+        single = r.stdout.strip()
+
+        # Over quota: refused at submission with the numbers, whatever the free servers.
+        r, _ = sbatch(slurm, out, 1, "-c", "1", "-A", "chem")
+        assert r.returncode != 0, r.stdout
+        assert "headroom rejected this job: quota_exceeded (job type small): account chem " \
+               "would exceed its nominal quota by cpu=1 memory=500 (in use cpu=1 memory=500;" \
+               in r.stderr, r.stderr
+        r, _ = sbatch(slurm, out, 1, "-N", "2", "-c", "1", "-A", "physics")
+        assert r.returncode != 0, r.stdout
+        assert "quota_exceeded (job type small, 2 nodes): account physics would exceed its " \
+               "nominal quota by cpu=2" in r.stderr, r.stderr
+        r, _ = sbatch(slurm, out, 1, "-c", "1")
+        assert r.returncode != 0 and "submit with --account" in r.stderr, r.stderr
+
+        # The gang runs on exactly its two nodes, pinned and sized per node.
+        wait_for(lambda: started(slurm, gang), 60, "the 2-node job to start")
+        record = job_record(slurm, gang)
+        assert "NumNodes=2 " in record and "Account=physics" in record, record
+        assert sorted(SERVER_OF_NODE[n] for n in nodes_of(slurm, gang)) == sorted(chosen)
+        assert re.search(r"ReqNodeList=(\S+)", record).group(1) == "n[1-2]", record
+        assert "MinMemoryNode=2000M" in record, record
+        wait_for(lambda: started(slurm, single), 60, "the 1-node job to start")
+        assert nodes_of(slurm, single) == ["n3"]
+
+        # When it ends, both members depart.
+        wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 90, "both jobs to end")
+        wait_for(lambda: client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0, 30,
+                 "every departure")
+        departed = sorted(e["request"]["job_id"] for e in events(client, cid)
+                          if e["kind"] == "departure" and e["decision"] == "released")
+        assert departed == sorted([m["job_id"] for m in gang_event["response"]["members"]]
+                                  + [admin_comment(slurm, single)])
+        assert "JobState=COMPLETED" in job_record(slurm, gang)
+        assert (out / f"{gang}.out").read_text().split()[0] in ("n1", "n2")
+
+
+def test_a_lender_reclaims_its_quota_and_slurm_cancels_the_preempted_job(rig):
+    """web borrows the cohort's unused quota; ml, within its nominal, reclaims it: Headroom
+    preempts web's newest job, the helper has Slurm cancel it (after the hook returns), and
+    ml's job runs on the node that frees."""
+    slurm, out = rig.slurm, rig.out
+    tenants = [{"name": "web", "nominal": {"cpu": 4, "memory": 4000}, "cohort": "uni"},
+               {"name": "ml", "nominal": {"cpu": 8, "memory": 8000}, "cohort": "uni"}]
+    with rig.live.client() as client:
+        cid = declare(client, {"kind": "first_fit"}, tenants, name="slurm-reclaim")
+        write_conf(rig.conf, rig.live.url, cid, rig.live.key)
+        r, _ = sbatch(slurm, out, 300, "-N", "2", "-c", "4", "--mem=2000", "-A", "web")
+        assert r.returncode == 0, r.stderr
+        borrower_gang = r.stdout.strip()
+        r, _ = sbatch(slurm, out, 300, "-c", "4", "--mem=2000", "-A", "web")
+        assert r.returncode == 0, r.stderr
+        newest = r.stdout.strip()
+        hnewest = admin_comment(slurm, newest)
+        wait_for(lambda: started(slurm, newest), 60, "web's newest job to start")
+        assert nodes_of(slurm, newest) == ["n3"]
+
+        r, _ = sbatch(slurm, out, 2, "-c", "4", "--mem=2000", "-A", "ml")
+        assert r.returncode == 0, r.stderr
+        lender = r.stdout.strip()
+        [arrival] = [e for e in events(client, cid)
+                     if e["kind"] == "arrival" and e["request"]["tenant"] == "ml"]
+        assert [(p["job_id"], p["reason"]) for p in arrival["response"]["preempted"]] == \
+            [(hnewest, "reclaim")]
+        wait_for(lambda: "JobState=CANCELLED" in job_record(slurm, newest), 60,
+                 "the preempted job's cancellation")
+        assert f"Comment=headroom preempted {hnewest} (reclaim)" in job_record(slurm, newest)
+        wait_for(lambda: "JobState=COMPLETED" in job_record(slurm, lender), 90,
+                 "the lender's job to run")
+        assert nodes_of(slurm, lender) == ["n3"]
+        assert "JobState=RUNNING" in job_record(slurm, borrower_gang)
+        slurm.run("scancel", borrower_gang)
+        wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 60, "every job to end")
+        wait_for(lambda: client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0, 30,
+                 "every departure")

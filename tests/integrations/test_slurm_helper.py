@@ -1,4 +1,5 @@
-"""integrations/slurm/headroom_slurm.py without Slurm: the job-type rule, GRES, config, retries."""
+"""integrations/slurm/headroom_slurm.py without Slurm: the job-type rule, GRES, config, retries,
+and against a live Headroom the tenant (the Slurm account) and gang (a multi-node job) requests."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import ClassVar
 
 import pytest
 
-from tests.live import free_port
+from tests.live import LiveServer, free_port
 
 PATH = Path(__file__).resolve().parents[2] / "integrations" / "slurm" / "headroom_slurm.py"
 spec = importlib.util.spec_from_file_location("headroom_slurm", PATH)
@@ -212,3 +213,241 @@ def test_a_migration_is_reported_on_the_job_and_repins_a_job_not_yet_started(fak
                               "to_server_id": "rack-1"}, log)
     assert fake_slurm.read_text().splitlines() == expected
     assert log.getvalue().strip() == expected[-1].split("Comment=", 1)[1]
+
+
+# --- Against a live Headroom: tenants (the Slurm account) and gangs (multi-node jobs). ---
+
+SPEC = {
+    "dimensions": ["cpu", "memory"],
+    "server_pools": [{"name": "rack", "count": 3, "capacity": {"cpu": 4, "memory": 4000}}],
+    "job_types": [{"name": "small", "demand": {"cpu": 1, "memory": 500}, "reward": 1},
+                  {"name": "large", "demand": {"cpu": 4, "memory": 2000}, "reward": 5}],
+    "policy": {"kind": "first_fit"},
+}
+NODE_OF = {"rack-0": "n1", "rack-1": "n2", "rack-2": "n3"}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """One real ``headroom serve`` (SQLite) for the module; each test declares its clusters."""
+    root = tmp_path_factory.mktemp("helper-live")
+    with LiveServer(f"sqlite:///{root / 'headroom.db'}", cwd=root) as server, \
+            server.client() as client:
+        yield server, client
+
+
+def declare(live, name: str, **extra) -> str:
+    r = live[1].post("/v1/clusters", json={**SPEC, "name": name, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def submit(live, tmp_path, capsys, cid: str, *args: str) -> dict[str, str]:
+    server, _ = live
+    conf = tmp_path / "headroom.conf"
+    conf.write_text(f"url = {server.url}\ncluster_id = {cid}\napi_key = {server.key}\n"
+                    f"timeout_seconds = 10\nlog = {tmp_path / 'headroom-slurm.log'}\n"
+                    + "".join(f"node.{s} = {n}\n" for s, n in NODE_OF.items()))
+    assert hs.main(["--config", str(conf), "submit", *args]) == 0
+    out = capsys.readouterr().out
+    return dict(line.split("=", 1) for line in out.splitlines())
+
+
+def posted(client, path: str, body: dict) -> None:
+    """An arrival or gang the test books itself, as another Slurm job would have."""
+    r = client.post(path, json=body)
+    assert r.status_code == 200 and r.json()["decision"] == "placed", r.text
+
+
+def logged(live, cid: str) -> list[dict]:
+    return live[1].get(f"/v1/clusters/{cid}/events").json()["items"]
+
+
+TENANTS = [{"name": "physics", "nominal": {"cpu": 8, "memory": 8000}},
+           {"name": "chem", "nominal": {"cpu": 1, "memory": 500}}]
+
+
+def test_the_account_is_the_tenant_and_over_quota_is_refused_with_the_numbers(live, tmp_path,
+                                                                              capsys):
+    cid = declare(live, "accounts", tenants=TENANTS)
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1", "--account", "chem")
+    assert answer["decision"] == "placed" and answer["node"] == "n1", answer
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1", "--account", "chem")
+    assert answer["decision"] == "rejected", answer
+    assert answer["message"] == (
+        "quota_exceeded (job type small): account chem would exceed its nominal quota by "
+        "cpu=1 memory=500 (in use cpu=1 memory=500; nominal cpu=1 memory=500; borrowed "
+        "cpu=0 memory=0)")
+    [first, second] = logged(live, cid)
+    assert first["request"]["tenant"] == second["request"]["tenant"] == "chem"
+    assert second["response"]["reason"] == "quota_exceeded"
+    # No account, or one without a quota: refused with what to do; nothing is decided.
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1")
+    assert answer["decision"] == "refused" and "--account" in answer["message"], answer
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1", "--account", "biology")
+    assert answer["decision"] == "refused", answer
+    assert "account biology has no quota" in answer["message"]
+    assert len(logged(live, cid)) == 2
+
+
+def test_a_cluster_without_tenants_gets_no_tenant(live, tmp_path, capsys):
+    cid = declare(live, "plain")
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1", "--account", "physics")
+    assert answer["decision"] == "placed", answer
+    [event] = logged(live, cid)
+    assert "tenant" not in event["request"] or event["request"]["tenant"] is None
+
+
+def test_a_multi_node_job_is_one_gang_with_a_member_per_node(live, tmp_path, capsys):
+    cid = declare(live, "gang", tenants=TENANTS)
+    # -N 2 -c 4: each node's share is the large type, which fills a server.
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "4", "--nodes", "2",
+                    "--account", "physics")
+    assert answer["decision"] == "placed", answer
+    assert answer["type"] == "large" and answer["nodes"] == "2" and answer["mem_mb"] == "2000"
+    assert answer["node"] == "n1,n2"
+    job = answer["job"]
+    assert hs.headroom_ids(job) == [job[:-len(".[0-1]")] + ".0", job[:-len(".[0-1]")] + ".1"]
+    # One logged decision, the dry run before it leaves no trace.
+    [event] = logged(live, cid)
+    gang = job[:-len(".[0-1]")]
+    assert event["kind"] == "gang" and event["request"]["tenant"] == "physics"
+    assert event["event_id"] == "gang-" + gang
+    assert [m["job_id"] for m in event["request"]["members"]] == hs.headroom_ids(job)
+    # physics holds its whole quota now: a second 2-node job is refused with the numbers.
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1", "--nodes", "2",
+                    "--account", "physics")
+    assert answer["decision"] == "rejected", answer
+    assert answer["message"] == (
+        "quota_exceeded (job type small, 2 nodes): account physics would exceed its nominal "
+        "quota by cpu=2 (in use cpu=8 memory=4000; nominal cpu=8 memory=8000; borrowed cpu=0 "
+        "memory=0)"), answer
+
+
+def test_a_gang_the_cluster_cannot_place_whole_is_rejected_naming_the_node(live, tmp_path,
+                                                                           capsys):
+    cid = declare(live, "too-wide", tenants=[
+        {"name": "physics", "nominal": {"cpu": 16, "memory": 16000}}])
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "4", "--nodes", "4",
+                    "--account", "physics")
+    assert answer["decision"] == "rejected", answer
+    assert answer["message"].startswith(
+        "no_server_fits (job type large, 4 nodes; node 4 of 4 did not fit)"), answer
+    [event] = logged(live, cid)  # Headroom's refusal is logged, as any decision
+    assert event["decision"] == "rejected"
+    assert live[1].get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0
+
+
+def test_a_gang_two_of_whose_nodes_would_share_a_server_is_refused_unbooked(live, tmp_path,
+                                                                             capsys):
+    """First fit puts both 1-CPU members on rack-0; Slurm would run the second elsewhere."""
+    cid = declare(live, "shared", tenants=TENANTS)
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "1", "--nodes", "2",
+                    "--account", "physics")
+    assert answer["decision"] == "refused", answer
+    assert "several of this job's 2 nodes on one server (rack-0)" in answer["message"]
+    assert logged(live, cid) == []
+    assert live[1].get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0
+
+
+def test_a_multi_node_job_on_a_queued_cluster_is_refused_saying_gangs_are_not_served(
+        live, tmp_path, capsys):
+    queued = declare(live, "queued", policy={"kind": "first_fit_queue"})
+    answer = submit(live, tmp_path, capsys, queued, "--cpus", "4", "--nodes", "2")
+    assert answer["decision"] == "refused", answer
+    assert "not served on queued clusters yet" in answer["message"]
+    assert "first_fit_queue" in answer["message"]
+    assert logged(live, queued) == []
+
+
+def test_a_multi_node_job_on_a_cluster_without_tenants_is_a_gang_without_tenant(
+        live, tmp_path, capsys):
+    plain = declare(live, "plain-gang")
+    answer = submit(live, tmp_path, capsys, plain, "--cpus", "4", "--nodes", "2",
+                    "--account", "physics")
+    assert answer["decision"] == "placed" and answer["node"] == "n1,n2", answer
+    [event] = logged(live, plain)
+    assert event["kind"] == "gang" and event["request"].get("tenant") is None, event
+
+
+@pytest.fixture
+def slurm_tools(tmp_path, monkeypatch):
+    """Fake squeue/scontrol/scancel on PATH: squeue lists a 2-node job 42 and a job 43;
+    scontrol answers ``show job`` for them and records updates; scancel records its calls."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    calls = tmp_path / "calls"
+    jobs = {"42": "headroom:slurm-g.[0-1]", "43": "headroom:slurm-one"}
+    (bin_dir / "squeue").write_text("#!/bin/sh\n" + "".join(
+        f"echo '{j} {c}'\n" for j, c in jobs.items()))
+    (bin_dir / "scontrol").write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = show ]; then\n'
+        + "".join(f'  [ "$4" = {j} ] && echo "JobId={j} AdminComment={c} Comment=x"\n'
+                  for j, c in jobs.items())
+        + f'  exit 0\nfi\necho "scontrol $*" >> {calls}\n')
+    (bin_dir / "scancel").write_text(f'#!/bin/sh\necho "scancel $*" >> {calls}\n')
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    return calls
+
+
+def test_a_multi_node_job_departs_every_member_and_a_single_one_still_departs(
+        live, tmp_path, capsys, slurm_tools):
+    server, client = live
+    cid = declare(live, "depart", tenants=TENANTS)
+    posted(client, f"/v1/clusters/{cid}/gangs", {
+        "event_id": "g", "gang_id": "slurm-g", "tenant": "physics", "members": [
+            {"job_id": "slurm-g.0", "job_type": "large"},
+            {"job_id": "slurm-g.1", "job_type": "large"}]})
+    posted(client, f"/v1/clusters/{cid}/arrivals", {
+        "event_id": "a", "job_id": "slurm-one", "job_type": "small", "tenant": "chem"})
+    conf = tmp_path / "headroom.conf"
+    conf.write_text(f"url = {server.url}\ncluster_id = {cid}\napi_key = {server.key}\n")
+    for slurm_job in ("42", "43", "42"):  # the second 42 is a re-run: a replay
+        assert hs.main(["--config", str(conf), "depart", "--job", slurm_job]) == 0
+    departed = [(e["request"]["job_id"], e["decision"]) for e in logged(live, cid)
+                if e["kind"] == "departure"]
+    assert departed == [("slurm-g.0", "released"), ("slurm-g.1", "released"),
+                        ("slurm-one", "released")]
+    assert client.get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0
+
+
+@pytest.mark.parametrize("token, ids", [
+    ("slurm-a", ["slurm-a"]),
+    ("slurm-a.[0-2]", ["slurm-a.0", "slurm-a.1", "slurm-a.2"]),
+    ("slurm-a.[x-y]", ["slurm-a.[x-y]"]),
+])
+def test_admin_comment_tokens_name_the_members(token, ids):
+    assert hs.headroom_ids(token) == ids
+    if len(ids) > 1:
+        assert hs.admin_token("slurm-a", len(ids)) == token
+
+
+def test_jobs_headroom_preempts_are_cancelled_in_slurm_after_the_hook(live, tmp_path, capsys,
+                                                                      slurm_tools):
+    """A lender within its nominal quota reclaims what a borrower took: Headroom preempts the
+    borrower's newest job, and the helper has a detached process cancel the Slurm job holding
+    it (a multi-node job goes whole), once slurmctld serves scancel again."""
+    server, client = live
+    cid = declare(live, "reclaim", tenants=[
+        {"name": "web", "nominal": {"cpu": 4, "memory": 4000}, "cohort": "uni"},
+        {"name": "ml", "nominal": {"cpu": 8, "memory": 8000}, "cohort": "uni"}])
+    # web borrows: the gang slurm-g (what squeue shows as Slurm job 42) on two servers.
+    posted(client, f"/v1/clusters/{cid}/arrivals", {
+        "event_id": "w", "job_id": "slurm-w", "job_type": "large", "tenant": "web"})
+    posted(client, f"/v1/clusters/{cid}/gangs", {
+        "event_id": "g", "gang_id": "slurm-g", "tenant": "web", "members": [
+            {"job_id": "slurm-g.0", "job_type": "large"},
+            {"job_id": "slurm-g.1", "job_type": "large"}]})
+    answer = submit(live, tmp_path, capsys, cid, "--cpus", "4", "--account", "ml")
+    assert answer["decision"] == "placed", answer
+    assert answer["message"].endswith("; preempted 1 job(s): slurm-g.1"), answer
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and "scancel" not in (
+            slurm_tools.read_text() if slurm_tools.exists() else ""):
+        time.sleep(0.2)
+    assert slurm_tools.read_text().splitlines() == [
+        "scontrol update JobId=42 Comment=headroom preempted slurm-g.1 (reclaim)",
+        "scancel 42"], (tmp_path / "headroom-slurm.log").read_text()
