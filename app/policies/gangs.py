@@ -102,8 +102,19 @@ class Gate:
         short = quotas.shortfall(tenant, demand)
         tried: Outcome | None = None  # the gang as the cluster stands, when the quota allows it
         if short is None:
-            if len(members) == 1:
-                p = self.engine.decide_arrival(members[0][1])
+            engine = self.engine
+            if len(members) == 1 and engine.undoes_removal and not dry:
+                # Decided for real at once: a refusal of such a policy changes nothing but
+                # its random state, put back here.
+                rng = engine.rng.bit_generator.state
+                p = engine.arrive(*members[0])
+                if p.decision == "placed":
+                    self._hold(members, [p], tenant, priority)
+                    return Outcome([p])
+                engine.rng.bit_generator.state = rng
+                tried = Outcome([], 0, p)
+            elif len(members) == 1:
+                p = engine.decide_arrival(members[0][1])
                 tried = Outcome([p]) if p.decision == "placed" else Outcome([], 0, p)
             else:
                 tried = self._attempt(0, [], members, tenant, demand)
@@ -272,13 +283,18 @@ class Gate:
         preempted = self._evict(victims[1], victims[0], tenant) if victims else []
         out = self._arrive_all(members)
         assert out.placed, "a gang that fit in its trial was refused"
-        quotas = self.quotas
-        for (job_id, _), p in zip(members, out.placements):
-            for q in p.preempted:  # the policy's own preemption (DRA)
-                quotas.release(q.job_id, preempted=True)
-            s, j = self.engine.jobs[job_id]
-            quotas.hold(job_id, tenant, priority, self.engine.model.job_types[j].demand)
+        self._hold(members, out.placements, tenant, priority)
         out.preempted = preempted
         if snap is not None:
             self._restore(snap)
         return out
+
+    def _hold(self, members: Sequence[Member], placements: list[Placement], tenant: str,
+              priority: int) -> None:
+        """Book placed members to their tenant (and let go what the policy preempted)."""
+        quotas, engine = self.quotas, self.engine
+        for (job_id, _), p in zip(members, placements):
+            for q in p.preempted:  # the policy's own preemption (DRA)
+                quotas.release(q.job_id, preempted=True)
+            _, j = engine.jobs[job_id]
+            quotas.hold(job_id, tenant, priority, engine.model.job_types[j].demand)

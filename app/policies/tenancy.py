@@ -109,13 +109,7 @@ class Tenant:
     cohort: str | None
     reclaim: bool
     within_tenant: bool
-
-    @property
-    def own(self) -> tuple[float, ...]:
-        """What it never lends: nominal less its lending limit."""
-        if self.lending_limit is None:
-            return (0.0,) * len(self.nominal)
-        return tuple(max(0.0, n - lend) for n, lend in zip(self.nominal, self.lending_limit))
+    own: tuple[float, ...]  # what it never lends: nominal less its lending limit
 
 
 @dataclass(frozen=True)
@@ -137,10 +131,13 @@ def tenant_of(d: Mapping[str, Any], resources: Sequence[str]) -> Tenant:
     preemption = d.get("preemption") or {}
     nominal = _vec(d["nominal"], resources)
     assert nominal is not None
-    return Tenant(d["name"], nominal, _vec(d.get("borrowing_limit"), resources),
-                  _vec(d.get("lending_limit"), resources), float(d.get("weight", 1.0)),
-                  d.get("cohort"), bool(preemption.get("reclaim", True)),
-                  bool(preemption.get("within_tenant", True)))
+    lending = _vec(d.get("lending_limit"), resources)
+    own = (0.0,) * len(nominal) if lending is None else \
+        tuple(max(0.0, n - lend) for n, lend in zip(nominal, lending))
+    return Tenant(d["name"], nominal, _vec(d.get("borrowing_limit"), resources), lending,
+                  float(d.get("weight", 1.0)), d.get("cohort"),
+                  bool(preemption.get("reclaim", True)),
+                  bool(preemption.get("within_tenant", True)), own)
 
 
 def _round(v: Iterable[float]) -> list[float]:
@@ -172,6 +169,19 @@ class Quotas:
         for t in self.tenants.values():
             if t.cohort is not None:
                 self._cohorts.setdefault(t.cohort, []).append(t.name)
+        # Each cohort's pool (what its tenants lend), and what its tenants draw on it, kept
+        # up to date by hold and release rather than summed over the tenants per arrival.
+        R = len(self.resources)
+        self._pool_of: dict[str, list[float]] = {}
+        self._drawn: dict[str, list[float]] = {}
+        for cohort, names in self._cohorts.items():
+            pool, drawn = [0.0] * R, [0.0] * R
+            for name in names:
+                t, u = self.tenants[name], self.usage[name]
+                for r in range(R):
+                    pool[r] += t.nominal[r] - t.own[r]
+                    drawn[r] += max(0.0, u[r] - t.own[r])
+            self._pool_of[cohort], self._drawn[cohort] = pool, drawn
 
     def replace(self, tenants: Iterable[Mapping[str, Any]], generation: int) -> None:
         """An admin's quota change: the tenants as given, from the next decision on. Running
@@ -198,15 +208,22 @@ class Quotas:
 
     def _pool(self, cohort: str) -> tuple[list[float], list[float]]:
         """The cohort's pool (its tenants' lendable quota) and what its tenants draw on it."""
-        R = len(self.resources)
-        pool, drawn = [0.0] * R, [0.0] * R
-        for name in self._cohorts[cohort]:
-            t, u = self.tenants[name], self.usage[name]
-            own = t.own
-            for r in range(R):
-                pool[r] += t.nominal[r] - own[r]
-                drawn[r] += max(0.0, u[r] - own[r])
-        return pool, drawn
+        return self._pool_of[cohort], self._drawn[cohort]
+
+    def _use(self, name: str, demand: Sequence[float], sign: float) -> None:
+        """Add (sign 1) or take away (-1) ``demand`` to the tenant's usage and its cohort's
+        draw on the pool."""
+        u = self.usage[name]
+        t = self.tenants.get(name)
+        drawn = self._drawn.get(t.cohort) if t is not None and t.cohort is not None else None
+        for r, x in enumerate(demand):
+            before = u[r]
+            u[r] += sign * x
+            if sign < 0 and abs(u[r]) < EPS:
+                u[r] = 0.0
+            if drawn is not None:
+                own = t.own[r]  # type: ignore[union-attr]
+                drawn[r] += max(0.0, u[r] - own) - max(0.0, before - own)
 
     def shortfall(self, name: str, demand: Sequence[float]) -> dict[str, Any] | None:
         """None if ``demand`` more fits the tenant's quota; else what is short, per resource,
@@ -294,19 +311,13 @@ class Quotas:
     def hold(self, job_id: str, name: str, priority: int, demand: Sequence[float]) -> None:
         self.seq += 1
         self.holders[job_id] = Holding(name, priority, self.seq, tuple(demand))
-        u = self.usage[name]
-        for r, x in enumerate(demand):
-            u[r] += x
+        self._use(name, demand, 1.0)
 
     def release(self, job_id: str, preempted: bool = False) -> Holding | None:
         h = self.holders.pop(job_id, None)
         if h is None:
             return None
-        u = self.usage[h.tenant]
-        for r, x in enumerate(h.demand):
-            u[r] -= x
-            if abs(u[r]) < EPS:
-                u[r] = 0.0
+        self._use(h.tenant, h.demand, -1.0)
         if preempted:
             self.preempted[h.tenant] = self.preempted.get(h.tenant, 0) + 1
         if h.tenant not in self.tenants and not any(
@@ -317,13 +328,14 @@ class Quotas:
     def mark(self) -> tuple[Any, ...]:
         """What ``undo`` puts back after a trial's releases (app/policies/gangs.py)."""
         return ({n: list(u) for n, u in self.usage.items()}, dict(self.preempted),
-                dict(self.refused), self.seq)
+                dict(self.refused), self.seq, {c: list(d) for c, d in self._drawn.items()})
 
     def undo(self, mark: tuple[Any, ...], order: list[str], released: dict[str, Holding]
              ) -> None:
         """Back to ``mark``: the holders in ``order`` again, ``released`` among them."""
-        usage, self.preempted, self.refused, self.seq = mark
+        usage, self.preempted, self.refused, self.seq, drawn = mark
         self.usage = {n: list(u) for n, u in usage.items()}
+        self._drawn = {c: list(d) for c, d in drawn.items()}
         holders = self.holders
         self.holders = {jid: holders[jid] if jid in holders else released[jid] for jid in order}
 
@@ -372,6 +384,7 @@ class Quotas:
     def to_state(self) -> dict[str, Any]:
         return {"generation": self.generation, "seq": self.seq, "tenants": self.declared(),
                 "usage": {name: list(u) for name, u in self.usage.items()},
+                "drawn": {c: list(d) for c, d in self._drawn.items()},
                 "holders": [[jid, h.tenant, h.priority, h.seq, list(h.demand)]
                             for jid, h in self.holders.items()],
                 "preempted": dict(self.preempted), "refused": dict(self.refused)}
@@ -385,5 +398,6 @@ class Quotas:
         # Kept as summed, not summed again: another order of float additions could move a
         # decision at a quota's edge.
         q.usage = {name: list(u) for name, u in state["usage"].items()}
+        q._drawn = {c: list(d) for c, d in state["drawn"].items()}
         q.preempted, q.refused = dict(state["preempted"]), dict(state["refused"])
         return q
