@@ -119,7 +119,7 @@ class Gate:
             else:
                 tried = self._attempt(0, [], members, tenant, demand)
             if tried.placed:
-                return self._commit(members, tenant, priority, [], dry, tried)
+                return self._commit(members, tenant, priority, None, dry, tried)
         candidates = quotas.candidates(tenant, priority, demand)
         count = self._search(candidates, members, tenant, demand) \
             if self._could_fit(candidates, members) else None
