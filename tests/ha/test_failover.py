@@ -59,7 +59,7 @@ TARGETS = {
         {"name": "cpu", "cost": 1, "epsilon": 0.05}], "initial": {"cpu": 10}}, Observations),
 }
 RATE = 15.0  # per client: 60 requests/s, while the 2-core machine also runs 3 Postgres and Patroni
-POOLED_CONNECTIONS = 6  # PgBouncer's server connections to the database
+POOLED_CONNECTIONS = 3  # PgBouncer's server connections: fewer than the two workers open
 # Seconds without service per fault: Patroni notices a dead postmaster within loop_wait and
 # promotes the sync standby at once (primary_start_timeout 0); libpq then finds it. ttl bounds
 # the wait for a leader whose Patroni died too. Measured 3-6 s (docs/reliability.md).
