@@ -51,6 +51,11 @@ class Outcome:
     refusal: Placement | None = None
     preempted: list[Preemption] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, p: Placement) -> Outcome:
+        """A single arrival's outcome: placed, or refused as member 0."""
+        return cls([p]) if p.decision == "placed" else cls([], 0, p)
+
     @property
     def placed(self) -> bool:
         return self.refusal is None
@@ -115,7 +120,7 @@ class Gate:
                 tried = Outcome([], 0, p)
             elif len(members) == 1:
                 p = engine.decide_arrival(members[0][1])
-                tried = Outcome([p]) if p.decision == "placed" else Outcome([], 0, p)
+                tried = Outcome.of(p)
             else:
                 tried = self._attempt(0, [], members, tenant, demand)
             if tried.placed:
@@ -221,7 +226,7 @@ class Gate:
             return Outcome([], None, quota_refusal(short))
         if len(members) == 1:
             p = self.engine.decide_arrival(members[0][1])
-            return Outcome([p]) if p.decision == "placed" else Outcome([], 0, p)
+            return Outcome.of(p)
         out = self._arrive_all(members)
         placed += [job_id for (job_id, _), _p in zip(members, out.placements)]
         return out

@@ -159,7 +159,7 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
             self._move_clock(event)
         out = gate.decide(members, event.get("tenant", ANYONE if self.quotas is None else None),
                           event.get("priority", 0), dry)
-        return _gang_answer(event["gang_id"], members, out, self.engine.model.server_ids)
+        return _gang_answer(event["gang_id"], members, out)
 
     def follow(self, event: Event, answer: Mapping[str, Any]) -> bool:
         # Tenants' books and gangs are decided again: their answers leave out the trials.
@@ -225,8 +225,7 @@ def _no_tenants() -> TenantRefused:
     return TenantRefused("this cluster declares no tenants (docs/tenants.md)")
 
 
-def _gang_answer(gang_id: str, members: list[tuple[str, str]], out: Outcome,
-                 server_ids: tuple[str, ...]) -> GangPlacement:
+def _gang_answer(gang_id: str, members: list[tuple[str, str]], out: Outcome) -> GangPlacement:
     if out.placed:
         return GangPlacement("placed", gang_id, "all_placed", [
             {"job_id": jid, "job_type": jt, "server_id": p.server_id}
