@@ -178,8 +178,9 @@ class Metrics:
             ["cluster"], registry=r, multiprocess_mode="mostrecent")
         self.tenant_dominant_share = Gauge(
             "headroom_tenant_dominant_share",
-            "A tenant's usage over its nominal quota on its most used resource, over its "
-            "weight (1: at its quota; above: borrowing), after the cluster's last decision.",
+            "A tenant's fair-sharing value: what it borrows of its cohort's lendable quota, on "
+            "the resource where that is most, over its weight (0: within its nominal quota), "
+            "after the cluster's last decision.",
             ["cluster", "tenant"], registry=r, multiprocess_mode="mostrecent")
         self.tenant_preempted = Gauge(
             "headroom_tenant_preempted_jobs",

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.api.routes import deployments, kubernetes
+from app.api.routes import deployments, kubernetes, tenants
 from app.api.schemas.moments import (
     AdmissionOut,
     MomentClusterCreate,
@@ -16,6 +16,7 @@ from app.api.schemas.moments import (
     ThresholdDerivation,
 )
 from app.api.schemas.state import MomentState
+from app.api.schemas.tenants import QuotasOut
 from app.families.base import Family
 from app.families.clocks import MomentClock
 from app.policies.errors import InvalidDeclaration
@@ -49,14 +50,16 @@ def declare(body: MomentClusterCreate, settings: Settings | None = None) -> dict
         raise InvalidDeclaration(f"policy.threshold: its derivation.{where}: {first['msg']}",
                                  field="policy.threshold") from exc
     q.threshold, q.derivation = stored["threshold"], derivation
-    return declared.model_dump(mode="json")
+    # A cluster without tenants is stored as it was before tenants existed.
+    return declared.model_dump(mode="json",
+                               exclude={"tenants"} if body.tenants is None else None)
 
 
 MOMENTS = Family(
     name="moments", adapter=MomentAdapter, collection="clusters",
     policy_models=(MomentPolicy,), create_model=MomentClusterCreate,
-    routers=(deployments.router, kubernetes.admission_router),
+    routers=(deployments.router, kubernetes.admission_router, tenants.quotas_router),
     answers={"deployment": AdmissionOut, "scale_out": ScaleOutOut, "scale_in": ScaleInOut,
-             "shutdown": ScaleInOut},
+             "shutdown": ScaleInOut, "quotas": QuotasOut},
     state_models=(MomentState,), time=MomentClock(), warm=MomentAdapter.warm_up,
     declare=declare)

@@ -24,7 +24,9 @@ rejection those placed depart again.
 Where the cluster declares tenants, the gang's tenant is the Workload's namespace (as for the
 extender's pods: one tenant per namespace, whichever way its pods come).
 
-Queued clusters take no gangs: each pod set must hold one pod (others are Rejected), posted
+On queued clusters this controller sends no gangs (Headroom would hold one whole until it
+can start, which a Workload already admitted by Kueue's quota should not wait for unseen):
+each pod set must hold one pod (others are Rejected), posted
 as an arrival (event id and job id ``<workload UID>.<pod set>``) as before: every pod set
 started: **Ready** with node selectors; any rejected: **Rejected** (pod sets already started
 depart again); any still queued: **Retry** (Kueue releases the quota and asks again later).
@@ -224,8 +226,9 @@ def decide(cluster: HeadroomCluster, workload: Mapping[str, Any],
         if not cluster.places and _count(ps) != 1:
             return Verdict("Rejected", f"headroom: pod set {ps.get('name')} has "
                                        f"{ps.get('count')} pods; Headroom cluster "
-                                       f"{cluster.cluster_id} is a queued cluster, which takes "
-                                       "no gangs (yet): there each pod set must hold one pod")
+                                       f"{cluster.cluster_id} is a queued cluster, to which "
+                                       "this controller sends no gangs: there each pod set "
+                                       "must hold one pod")
     types = _job_types(cluster, sets)
     if isinstance(types, Verdict):
         return types

@@ -150,6 +150,9 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
             self.quotas.replace(event["tenants"], event["generation"])
             return Answer("quotas_set", {"generation": self.quotas.generation,
                                          "tenants": self.quotas.declared()})
+        if event.get("timeout") is not None:
+            raise ClockRefused("timeout", "a placement cluster decides a gang at once; a "
+                               "timeout is for queued clusters, where a gang waits")
         members = [(m["job_id"], m["job_type"]) for m in event["members"]]
         gate = Gate(self)
         if self.clock is None:
@@ -213,11 +216,8 @@ class PlacementAdapter(PolicyAdapter[PlacementEngine], HasServers, HoldsJobs):
     def gauges(self, answer: Mapping[str, Any]) -> Gauges:
         ratio = (answer.get("details") or {}).get("migrations_per_departure")  # DRA departures
         out: dict[str, Any] = {} if ratio is None else {"migrations_per_departure": ratio}
-        q = self.quotas
-        if q is not None:  # at most MAX_TENANTS series per cluster, and those a change removed
-            out["tenant_dominant_share"] = {name: q.dominant_share(name) for name in q.usage}
-            out["tenant_preempted"] = {name: q.preempted.get(name, 0) for name in q.usage}
-            out["tenant_refused"] = {name: q.refused.get(name, 0) for name in q.usage}
+        if self.quotas is not None:
+            out.update(self.quotas.gauges())
         return out
 
 

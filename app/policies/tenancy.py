@@ -227,7 +227,12 @@ class Quotas:
 
     def shortfall(self, name: str, demand: Sequence[float]) -> dict[str, Any] | None:
         """None if ``demand`` more fits the tenant's quota; else what is short, per resource,
-        and which limit is reached."""
+        and which limit is reached (``undeclared``: a quota change removed the tenant, whose
+        running jobs keep what they hold and take nothing more)."""
+        if name not in self.tenants:
+            return {"tenant": name, "limit": "undeclared",
+                    "short": {r: round(x, 9) for r, x in zip(self.resources, demand) if x > 0},
+                    **self.view(name), "borrowers": []}
         t, u = self.tenants[name], self.usage[name]
         R = len(self.resources)
         after = [u[r] + demand[r] for r in range(R)]
@@ -258,6 +263,16 @@ class Quotas:
         return {"tenant": name, "limit": limit, "short": {k: round(v, 9) for k, v in short.items()},
                 **self.view(name), "borrowers": self.borrowers(t.cohort, but=name)}
 
+    def fits_pool(self, name: str, demand: Sequence[float]) -> bool:
+        """Whether ``demand`` more would fit the tenant's cohort pool if no other tenant drew
+        on it: what quota frees in the cohort can, in the end, admit it."""
+        t, u = self.tenants[name], self.usage[name]
+        if t.cohort is None:
+            return False
+        pool = self._pool_of[t.cohort]
+        return all(max(0.0, u[r] + demand[r] - t.own[r]) <= pool[r] + EPS
+                   for r in range(len(self.resources)))
+
     def within_nominal(self, name: str, demand: Sequence[float]) -> bool:
         t, u = self.tenants[name], self.usage[name]
         return all(u[r] + demand[r] <= t.nominal[r] + EPS for r in range(len(self.resources)))
@@ -282,7 +297,7 @@ class Quotas:
         return out
 
     def _borrowed(self, name: str) -> list[float]:
-        t, u = self.tenants.get(name), self.usage[name]
+        t, u = self.tenants.get(name), self._usage_of(name)
         nominal = t.nominal if t is not None else (0.0,) * len(self.resources)
         return [max(0.0, x - n) for x, n in zip(u, nominal)]
 
@@ -312,6 +327,14 @@ class Quotas:
         self.seq += 1
         self.holders[job_id] = Holding(name, priority, self.seq, tuple(demand))
         self._use(name, demand, 1.0)
+
+    def resize(self, job_id: str, demand: Sequence[float]) -> None:
+        """A running job's demand changed (a moment cluster's deployment scaled out or in):
+        it holds ``demand`` from now on, keeping its place in the preemption order."""
+        h = self.holders[job_id]
+        self._use(h.tenant, h.demand, -1.0)
+        self.holders[job_id] = Holding(h.tenant, h.priority, h.seq, tuple(demand))
+        self._use(h.tenant, demand, 1.0)
 
     def release(self, job_id: str, preempted: bool = False) -> Holding | None:
         h = self.holders.pop(job_id, None)
@@ -344,33 +367,53 @@ class Quotas:
 
     # ---- views and persistence -----------------------------------------------------------
 
+    def _usage_of(self, name: str) -> list[float]:
+        """What it uses; nothing for a removed tenant none of whose jobs runs (its jobs may
+        still wait for quota on a queued cluster)."""
+        return self.usage.get(name) or [0.0] * len(self.resources)
+
     def view(self, name: str) -> dict[str, Any]:
         t = self.tenants.get(name)
-        u = self.usage[name]
+        u = self._usage_of(name)
         nominal = t.nominal if t is not None else (0.0,) * len(self.resources)
         return {"usage": dict(zip(self.resources, _round(u))),
                 "nominal": dict(zip(self.resources, _round(nominal))),
                 "borrowed": dict(zip(self.resources, _round(self._borrowed(name))))}
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self, waiting: Mapping[str, int] | None = None) -> dict[str, Any]:
+        """Per tenant, what it holds; ``waiting``: its jobs waiting for quota (queued
+        clusters; None where arrivals are refused instead)."""
         jobs: dict[str, int] = {}
         for h in self.holders.values():
             jobs[h.tenant] = jobs.get(h.tenant, 0) + 1
+        names = sorted(set(self.usage) | set(waiting or ()))
         return {"generation": self.generation, "tenants": [
             {"name": name, "cohort": t.cohort if t else None, "weight": t.weight if t else None,
              "declared": t is not None, **self.view(name),
              "dominant_share": round(self.dominant_share(name), 9),
              "jobs": jobs.get(name, 0), "preempted": self.preempted.get(name, 0),
-             "refused": self.refused.get(name, 0)}
-            for name, t in ((n, self.tenants.get(n)) for n in sorted(self.usage))]}
+             "refused": self.refused.get(name, 0),
+             **({} if waiting is None else {"waiting": waiting.get(name, 0)})}
+            for name, t in ((n, self.tenants.get(n)) for n in names)]}
+
+    def gauges(self) -> dict[str, dict[str, float]]:
+        """Per-tenant gauges: at most MAX_TENANTS series per cluster, and those a change
+        removed while their jobs run."""
+        return {"tenant_dominant_share": {n: self.dominant_share(n) for n in self.usage},
+                "tenant_preempted": {n: self.preempted.get(n, 0) for n in self.usage},
+                "tenant_refused": {n: self.refused.get(n, 0) for n in self.usage}}
 
     def dominant_share(self, name: str) -> float:
-        """Usage over nominal on the tenant's most used resource, over its weight (DRF with
-        weights; a resource of zero nominal is left out)."""
+        """The tenant's fair-sharing value: what it borrows of its cohort's lendable quota, on
+        the resource where that is most, over its weight (DRF's dominant share, Ghodsi et al.
+        2011, taken over borrowed quota as Kueue's fair sharing does). Zero for a tenant within
+        its nominal quota and for one of no cohort: nominal quota is guaranteed, so only what
+        is shared is shared fairly."""
         t = self.tenants.get(name)
-        if t is None:
+        if t is None or t.cohort is None:
             return 0.0
-        shares = [u / n for u, n in zip(self.usage[name], t.nominal) if n > 0]
+        pool = self._pool_of[t.cohort]
+        shares = [b / p for b, p in zip(self._borrowed(name), pool) if p > 0]
         return (max(shares) if shares else 0.0) / t.weight
 
     def declared(self) -> list[dict[str, Any]]:

@@ -218,6 +218,10 @@ class _Decider:
         if have is None:  # new (or dead, or never counted): an admission
             event = {"kind": "deployment", "deployment_id": self.did, "cores": cores,
                      "category": None, "prior": None}
+            # Where the cluster declares tenants, a Deployment runs for the tenant named like
+            # its namespace (only then: a cluster without tenants logs what it always did).
+            if self._read(lambda a: getattr(a, "quotas", None) is not None):
+                event["tenant"] = self.review.namespace
             if self.dry:
                 answer = dry_run(self.ctx, self.cluster_id, {**event, "at": _hours()})
             else:
@@ -240,6 +244,10 @@ class _Decider:
                f"(active cores {answer['active_cores']}"
                + (f", scale-out failure rate {answer['sla_failure_rate']:.6g})"
                   if "sla_failure_rate" in answer else ")"))
+        if answer.get("reason"):  # quota_exceeded: whose quota, short of what
+            quota = (answer.get("details") or {}).get("quota") or {}
+            msg += (f": {answer['reason']} (tenant {quota.get('tenant')}, short "
+                    f"{quota.get('short')})")
         migrate = answer.get("migrate")
         warnings = [] if not migrate else [migrate_warning(self.label, migrate)]
         undo = {"kind": "scale_in", "deployment_id": self.did, "cores": cores} if ok else None

@@ -27,6 +27,12 @@ CACHED = 1024  # forecasts kept per process, the least recently used forgotten f
 AT_ONCE = 2
 BUSY = "the service is computing other forecasts: ask again shortly"
 
+WAITING = {
+    "waiting_for_quota": "it waits for its tenant's quota, which frees when the tenant's "
+                         "jobs or the cohort's borrowers leave; the forecast simulates the "
+                         "scheduler's queues only",
+    "waiting_for_gang": "it waits for room for its whole gang at once; the forecast "
+                        "simulates the scheduler's queues only"}
 _cache: OrderedDict[tuple[str, int, str], dict[str, Any]] = OrderedDict()
 _lock = threading.Lock()
 _slots = threading.BoundedSemaphore(AT_ONCE)
@@ -38,6 +44,10 @@ def job_with_forecast(ctx: ServiceContext, cluster_id: str, job_id: str) -> dict
         view = adapter.job_view(job_id)
         if view["status"] != "queued":
             return view, None, cluster.version
+        if view.get("reason") is not None:  # not yet in the scheduler's queues
+            return {**view, "forecast": {"level": LEVEL, "samples": 0, "started": 0,
+                                         "reason": WAITING[view["reason"]]}}, None, \
+                cluster.version
         key = (cluster_id, cluster.version, job_id)
         with _lock:
             hit = _cache.get(key)

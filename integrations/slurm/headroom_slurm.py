@@ -190,7 +190,8 @@ def numbers(vector: dict) -> str:
 
 
 LIMITS = {"nominal": "its nominal quota", "borrowing_limit": "its borrowing limit",
-          "cohort": "what its cohort has left to lend"}
+          "cohort": "what its cohort has left to lend",
+          "undeclared": "its quota, which a quota change removed,"}
 
 
 def quota_text(quota: dict) -> str:
@@ -284,6 +285,15 @@ def submit(cfg: dict, args) -> int:
                                              "account: submit with --account=<account> (-A)")
             return 0
         tenant = args.account
+    if nodes > 1 and cluster.get("family") == "queues":
+        # Headroom holds a queued cluster's gang whole and starts it whole; the release
+        # poller pins and releases one job per Headroom job, not a job over several.
+        emit(decision="refused", message=f"a job on {nodes} nodes is a Headroom gang, and this "
+                                         f"plugin runs gangs on placement clusters only (this "
+                                         f"cluster's policy is "
+                                         f"{cluster.get('policy', {}).get('kind')}); submit it "
+                                         f"on one node")
+        return 0
     job_id = "slurm-" + uuid.uuid4().hex
     members = gang_ids(job_id, nodes) if nodes > 1 else [job_id]
     if nodes == 1:
@@ -321,12 +331,6 @@ def submit(cfg: dict, args) -> int:
         emit(decision="refused", message=f"Slurm account {tenant} has no quota on this "
                                          f"Headroom cluster ({answer.get('detail', '')})")
         return 0
-    if nodes > 1 and status == 409 and answer.get("code") == "wrong_cluster_kind":
-        emit(decision="refused", message=f"a job on {nodes} nodes is a Headroom gang, and gangs "
-                                         f"are not served on queued clusters yet (this cluster's "
-                                         f"policy is {cluster.get('policy', {}).get('kind')}); "
-                                         f"submit it on one node")
-        return 0
     if status not in (200, 202):  # 202: a queued cluster accepted it into a queue
         emit(decision="error", message=problem_text(status, answer))
         return 0
@@ -362,6 +366,12 @@ def submit(cfg: dict, args) -> int:
         if nodes > 1 and failed:
             what += f"; node {members.index(failed['job_id']) + 1} of {nodes} did not fit"
         fields["message"] = rejection_text(answer, what)
+    elif decision == "queued" and answer.get("reason") == "waiting_for_quota":
+        # Slurm shows it in the job's Comment while it is held: whose quota it waits for,
+        # and by how much it is short.
+        quota = (answer.get("details") or {}).get("quota") or {}
+        fields["message"] = (f"waiting_for_quota at position {answer.get('position')} of "
+                             f"account {tenant}: {quota_text(quota)}")
     elif decision == "queued":
         fields["message"] = f"queued at position {answer.get('position')}"
     else:

@@ -9,7 +9,8 @@ most timeout_seconds + 2 s and never hangs sbatch; what happens then is `on_erro
   placed/started  pin the job to Headroom's node (req_nodes), set its memory to the job type's;
                   a multi-node job (a Headroom gang, one member per node) is pinned to every
                   member's node, and to exactly that many nodes
-  queued          hold it (priority 0); `headroom_slurm.py release` releases it when started
+  queued          hold it (priority 0); `headroom_slurm.py release` releases it when started;
+                  its Comment says why it waits (waiting_for_quota: whose quota, short of what)
   rejected        refuse the submission with Headroom's reason code and numbers (quota_exceeded:
                   whose quota, which limit, short of what)
   refused         Headroom cannot take the request (no declared job type fits, no account on a

@@ -84,3 +84,28 @@ def test_webhook_denies_at_its_deadline_and_undoes_a_late_admission(app, client,
         threading.Event().wait(0.1)
     assert kinds == [("deployment", uid), ("shutdown", f"{uid}-undo")]
     assert client.get(f"/v1/clusters/{cid}/state").json()["active_cores"] == 0
+
+
+def test_webhook_admits_a_deployment_for_the_tenant_named_like_its_namespace(client):
+    """Where the moment cluster declares tenants, the Deployment's namespace is its tenant:
+    within that tenant's quota it is admitted and charged; a namespace that is no tenant is
+    refused, saying so."""
+    review = fixture("AdmissionReview.deployment-create.json")
+    namespace = review["request"]["namespace"]
+    cid = client.post("/v1/clusters", json={
+        "name": "paas-tenants", "capacity_cores": 100,
+        "policy": {"kind": "threshold", "threshold": 80},
+        "tenants": [{"name": namespace, "nominal": {"cores": 50}}]}).json()["id"]
+    out = client.post(f"/v1/clusters/{cid}/kubernetes/admission", json=review).json()
+    assert out["response"]["allowed"], out
+    [event] = client.get(f"/v1/clusters/{cid}/events").json()["items"]
+    assert event["request"]["tenant"] == namespace
+    [tenant] = client.get(f"/v1/clusters/{cid}/state").json()["tenancy"]["tenants"]
+    assert tenant["usage"]["cores"] == event["request"]["cores"] > 0
+    other = client.post("/v1/clusters", json={
+        "name": "paas-other", "capacity_cores": 100,
+        "policy": {"kind": "threshold", "threshold": 80},
+        "tenants": [{"name": "someone-else", "nominal": {"cores": 50}}]}).json()["id"]
+    out = client.post(f"/v1/clusters/{other}/kubernetes/admission", json=review).json()
+    assert not out["response"]["allowed"]
+    assert "tenant" in out["response"]["status"]["message"], out

@@ -178,7 +178,7 @@ def test_idle_tick_changes_nothing_and_logs_nothing(client):
     r = tick(client, cid, until=50.0)
     assert r.status_code == 200
     assert r.json() == {"decision": "idle", "now": 1.0, "started": [], "event_seq": None,
-                        "replayed": False, "dry_run": False}
+                        "replayed": False, "dry_run": False, "gangs_timed_out": None}
     assert client.get(f"/v1/clusters/{cid}").json()["version"] == 1
     assert len(client.get(f"/v1/clusters/{cid}/events").json()["items"]) == 1
 

@@ -274,19 +274,6 @@ def test_bad_tenants_are_refused_at_declaration(client, tenants, field):
     assert client.get("/v1/clusters").json()["items"] == []
 
 
-def test_queued_clusters_take_no_tenants_or_gangs_yet(client):
-    queued = {**SPEC, "name": "rms", "policy": {"kind": "first_fit_queue", "clock": "client"}}
-    r = client.post("/v1/clusters", json={**queued, "tenants": TENANTS})
-    assert_problem(r, 422, "validation_error", field="tenants")
-    cid = client.post("/v1/clusters", json=queued).json()["id"]
-    assert_problem(client.post(f"/v1/clusters/{cid}/gangs", json={
-        "event_id": "g", "gang_id": "g", "members": [{"job_id": "a", "job_type": "small"}]}),
-        409, "wrong_cluster_kind")
-    assert_problem(client.post(f"/v1/clusters/{cid}/events:batch", json={"events": [
-        {"kind": "gang", "event_id": "g", "gang_id": "g",
-         "members": [{"job_id": "a", "job_type": "small"}]}]}), 409, "wrong_cluster_kind")
-
-
 def test_tenants_and_preemptions_are_in_the_metrics(db_url):
     from app.main import create_app
     from tests.conftest import admin_client, make_settings
@@ -300,8 +287,8 @@ def test_tenants_and_preemptions_are_in_the_metrics(db_url):
         for i in range(3):
             _arrive(client, cid, f"m{i}", "ml")
         text = scrape(client)
-    assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="web"}} 1.25' in text
-    assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="ml"}} 0.75' in text
+    assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="web"}} 0.125' in text
+    assert f'headroom_tenant_dominant_share{{cluster="{cid}",tenant="ml"}} 0.0' in text
     assert f'headroom_tenant_preempted_jobs{{cluster="{cid}",tenant="web"}} 1.0' in text
     assert 'headroom_preemptions_total{reason="reclaim"} 1.0' in text
 

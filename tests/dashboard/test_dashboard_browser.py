@@ -83,6 +83,14 @@ def _drive(api: httpx.Client) -> dict[str, str]:
         _ok(api.post(f"/v1/clusters/{ids['rms']}/arrivals", json={
             "event_id": f"a{i}", "job_id": f"q{i}", "job_type": "large", "at": 0.1 * i}))
     _ok(api.post(f"/v1/clusters/{ids['rms']}/tick", json={"until": 1.0}))
+    ids["queue-tenants"] = _ok(api.post("/v1/clusters", json={
+        **RMS, "name": "shared-queue", "policy": {"kind": "first_fit_queue", "clock": "client"},
+        "tenants": [{"name": "ml", "cohort": "lab", "nominal": {"cpu": 12}},
+                    {"name": "web", "cohort": "lab", "nominal": {"cpu": 4}}]}))["id"]
+    for i in range(4):  # web borrows ml's unused quota (16 cpu in all): two wait for quota
+        _ok(api.post(f"/v1/clusters/{ids['queue-tenants']}/arrivals", json={
+            "event_id": f"w{i}", "job_id": f"w{i}", "job_type": "large", "tenant": "web",
+            "at": i}))
     ids["moment"] = _ok(api.post("/v1/clusters", json=MOMENT))["id"]
     for i in range(4):
         _ok(api.post(f"/v1/clusters/{ids['moment']}/deployments", json={
@@ -258,7 +266,7 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     # Overview: every cluster and stream of the owner, none of another owner's.
     page.el("cluster-dra-east")
     names = [r[0] for r in page.rows("clusters")]
-    assert sorted(names) == ["batch", "dra-east", "ff-west", "paas", "shared"]
+    assert sorted(names) == ["batch", "dra-east", "ff-west", "paas", "shared", "shared-queue"]
     assert "acme-secret" not in page.d.page_source
     assert [r[0] for r in page.rows("streams")] == ["web-tier"]
     log = _ok(api.get(f"/v1/clusters/{ids['dra']}/events", params={"limit": 100}))["items"]
@@ -349,6 +357,17 @@ def test_pages_show_the_apis_numbers_and_follow_new_events(live):
     assert all("median" in j["forecast"] for j in waiting)
     page.wait.until(lambda _: page.rows("forecasts") == _forecast_rows(waiting, rms["now"]))
     page.shot("queues")
+
+    # A queued cluster's tenants: who holds it, and who waits for quota.
+    page.go(f"#/queues?c={ids['queue-tenants']}", "tenants")
+    tenancy = _ok(api.get(f"/v1/clusters/{ids['queue-tenants']}/state"))["tenancy"]
+    shown = {r[0]: r for r in page.rows("tenants")}
+    for t in tenancy["tenants"]:
+        row = shown[t["name"]]
+        assert row[2] == f"cpu {_fmt(t['usage']['cpu'])}"
+        assert row[4] == f"cpu {_fmt(t['borrowed']['cpu'])}"
+        assert row[6:8] == [str(t["jobs"]), str(t["waiting"])]
+    assert [t["waiting"] for t in tenancy["tenants"]] == [0, 2]
 
     # Moment clusters: threshold, overflow bound per horizon, SLA.
     page.go(f"#/moments?c={ids['moment']}", "chart-overflow")

@@ -313,7 +313,7 @@ def test_slurm_holds_queued_jobs_until_headroom_starts_them(rig):
             r, _ = sbatch(slurm, out, 1, "-N", "2", "-c", "4", "--mem=2000")
             assert r.returncode != 0, r.stdout
             assert "headroom cannot admit this job: a job on 2 nodes is a Headroom gang, and " \
-                   "gangs are not served on queued clusters yet" in r.stderr, r.stderr
+                   "this plugin runs gangs on placement clusters only" in r.stderr, r.stderr
             for job in queued + [cancelled]:
                 assert client.get(f"/v1/clusters/{cid}/jobs/{ids[job]}").json()["status"] == \
                     "queued"
@@ -341,6 +341,60 @@ def test_slurm_holds_queued_jobs_until_headroom_starts_them(rig):
         starts = {j: client.get(f"/v1/clusters/{cid}/jobs/{ids[j]}").json()["started_at"]
                   for j in first + queued}
         assert min(starts[j] for j in queued) > max(starts[j] for j in first)
+
+
+def test_a_job_over_its_accounts_quota_waits_with_headrooms_reason(rig):
+    """A queued cluster with quotas per account: a job over its account's quota is accepted
+    and held, its Comment saying whose quota it waits for and what is short; when the
+    account's running job ends, Headroom starts it and it runs."""
+    slurm, out = rig.slurm, rig.out
+    tenants = [{"name": "chem", "nominal": {"cpu": 1, "memory": 500}},
+               {"name": "physics", "nominal": {"cpu": 8, "memory": 8000}}]
+    with rig.live.client() as client:
+        cid = declare(client, {"kind": "first_fit_queue", "time_unit_seconds": 1.0}, tenants,
+                      name="slurm-queued-accounts")
+        write_conf(rig.conf, rig.live.url, cid, rig.live.key)
+        poller = subprocess.Popen(
+            [str(INTEGRATION / "headroom_slurm.py"), "--config", str(rig.conf), "release",
+             "--every", "0.5"], env=slurm.env, stdout=subprocess.DEVNULL,
+            stderr=(rig.conf.parent / "release.log").open("ab"), start_new_session=True)
+        try:
+            r, _ = sbatch(slurm, out, 8, "-c", "1", "-A", "chem")
+            assert r.returncode == 0, r.stderr
+            first = r.stdout.strip()
+            r, _ = sbatch(slurm, out, 1, "-c", "1", "-A", "chem")
+            assert r.returncode == 0, r.stderr
+            waiting = r.stdout.strip()
+            job = admin_comment(slurm, waiting)
+            view = client.get(f"/v1/clusters/{cid}/jobs/{job}").json()
+            assert view["status"] == "queued" and view["reason"] == "waiting_for_quota", view
+            assert view["tenant"] == "chem"
+            state = slurm.run("squeue", "-h", "-j", waiting, "-O",
+                              "State:20,Reason:30").stdout
+            assert state.split()[0] == "PENDING" and "JobHeld" in state, state
+            record = job_record(slurm, waiting)
+            assert "Comment=headroom: small waiting_for_quota at position 0 of account chem: " \
+                   "account chem would exceed its nominal quota by cpu=1 memory=500 (in use " \
+                   "cpu=1 memory=500;" in record, record
+            # physics has quota left: its job starts while chem's waits
+            r, _ = sbatch(slurm, out, 1, "-c", "1", "-A", "physics")
+            assert r.returncode == 0, r.stderr
+            other = r.stdout.strip()
+            wait_for(lambda: started(slurm, other), 60, "physics's job to start")
+            assert not started(slurm, waiting)
+            wait_for(lambda: not slurm.run("squeue", "-h").stdout.strip(), 120,
+                     "every job to finish")
+        finally:
+            os.killpg(poller.pid, signal.SIGTERM)
+            poller.wait(timeout=10)
+        record = client.get(f"/v1/clusters/{cid}/jobs/{job}").json()
+        assert record["status"] == "finished", record
+        first_done = client.get(f"/v1/clusters/{cid}/jobs/{admin_comment(slurm, first)}"
+                                ).json()["finished_at"]
+        assert record["started_at"] >= first_done, (record, first_done)
+        assert record["queued_at"] < first_done
+        assert SERVER_OF_NODE[(out / f"{waiting}.out").read_text().split()[0]] == \
+            record["server_id"]
 
 
 def test_gres_requests_map_to_a_gpu_job_type(rig):

@@ -185,16 +185,43 @@ def queue_case(draw) -> tuple[dict[str, Any], list[Request]]:
             "job_types": [{"name": "two", "demand": {"cpu": 2, "memory": 0}},
                           {"name": "ten", "demand": {"cpu": 10, "memory": 10}}],
             "policy": policy, "seed": draw(st.sampled_from([0, 2**63 - 1]))}
-    kinds = draw(st.lists(st.sampled_from(["arrival", "arrival", "departure", "tick"]),
-                          min_size=1, max_size=14))
+    # Tenants: arrivals wait for quota before the scheduler's queues (the quotas' queue is
+    # part of the state a fresh process restores).
+    tenanted = draw(st.booleans())
+    if tenanted:
+        spec["tenants"] = [
+            {"name": name, "cohort": "c", "weight": draw(st.sampled_from([1, 2])),
+             "nominal": {"cpu": draw(st.sampled_from([0, 2, 10])), "memory": 10}}
+            for name in ("a", "b")]
+    kinds = draw(st.lists(st.sampled_from(["arrival", "arrival", "departure", "tick", "gang"]
+                                          + ["quotas"] * tenanted), min_size=1, max_size=14))
     now, out = 0.0, []
     for n, kind in enumerate(kinds):
         now = min(now + draw(steps), 1e12)
         job = draw(ids)
         if kind == "arrival":
-            out.append(("POST", "/arrivals", {"event_id": f"e{n}", "job_id": job,
-                                              "job_type": draw(st.sampled_from(["two", "ten"])),
-                                              "at": now}))
+            body = {"event_id": f"e{n}", "job_id": job,
+                    "job_type": draw(st.sampled_from(["two", "ten"])), "at": now}
+            if tenanted:
+                body |= {"tenant": draw(st.sampled_from(["a", "b", "nobody"])),
+                         "priority": draw(st.sampled_from([0, 1]))}
+            out.append(("POST", "/arrivals", body))
+        elif kind == "gang":  # waits whole (its members' ids are departures' targets too)
+            body = {"event_id": f"e{n}", "gang_id": f"g{n}", "at": now,
+                    "members": [{"job_id": m, "job_type": draw(st.sampled_from(["two", "ten"]))}
+                                for m in draw(st.lists(ids, min_size=1, max_size=3,
+                                                       unique=True))]}
+            if draw(st.booleans()):
+                body["timeout"] = draw(st.sampled_from([0.5, 5.0]))
+            if tenanted:
+                body["tenant"] = draw(st.sampled_from(["a", "b"]))
+            out.append(("POST", "/gangs", body))
+        elif kind == "quotas":
+            out.append(("PUT", "/tenants", {"event_id": f"e{n}",
+                                            "generation": draw(st.sampled_from([1, 2])),
+                                            "tenants": [{**spec["tenants"][0], "nominal": {
+                                                "cpu": draw(st.sampled_from([0, 4, 20])),
+                                                "memory": 10}}, spec["tenants"][1]]}))
         elif kind == "departure":
             out.append(("POST", "/departures", {"event_id": f"e{n}", "job_id": job, "at": now}))
         else:
@@ -226,6 +253,12 @@ def moment_case(draw) -> tuple[dict[str, Any], list[Request]]:
         policy["threshold"] = threshold
     spec = {"capacity_cores": draw(st.sampled_from([1, 100, 10_000_000])),
             "sla": draw(st.sampled_from([TINY, 1e-4, 0.5, 1 - 1e-16])), "policy": policy}
+    tenanted = draw(st.booleans())  # quotas in cores, charged before the engine decides
+    if tenanted:
+        spec["tenants"] = [{"name": "a", "nominal": {"cores": draw(st.sampled_from([0, 3, 50]))},
+                            "cohort": "c"},
+                           {"name": "b", "nominal": {"cores": 7}, "cohort": "c",
+                            "borrowing_limit": {"cores": draw(st.sampled_from([0, 10]))}}]
     deps = ["d", "D1", "x" * 200]
     at, out = 0.0, []
     for n in range(draw(st.integers(1, 12))):
@@ -237,6 +270,8 @@ def moment_case(draw) -> tuple[dict[str, Any], list[Request]]:
             body: dict[str, Any] = {"deployment_id": dep, "cores": draw(cores), "at": at,
                                     "category": draw(st.sampled_from([None, "web", "x" * 64])),
                                     "prior": draw(prior)}
+            if tenanted:
+                body["tenant"] = draw(st.sampled_from(["a", "b", "nobody"]))
             body = {k: v for k, v in body.items() if v is not None}
             body.update({"dry_run": True} if kind == "dry_run" else {"event_id": f"e{n}"})
             out.append(("POST", "/deployments", body))

@@ -47,6 +47,8 @@ async def arrive(cluster_id: str, body: DeploymentIn, ctx: Ctx, principal: Auth,
     event = {"kind": "deployment", "deployment_id": body.deployment_id, "cores": body.cores,
              "at": body.at, "category": body.category,
              "prior": None if body.prior is None else body.prior.engine_dict()}
+    if body.tenant is not None:  # only when given: events without tenants hash as before
+        event["tenant"] = body.tenant
     if body.dry_run:
         return await anyio.to_thread.run_sync(dry_run, ctx, cluster_id, event)
     event["event_id"] = event_id_from(body.event_id, idempotency_key)

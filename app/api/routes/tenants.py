@@ -1,5 +1,5 @@
-"""Tenants and gangs on placement clusters: a gang's all-or-nothing arrival, and an admin's
-change of the tenants' quotas (docs/tenants.md)."""
+"""Tenants and gangs: a gang's all-or-nothing arrival (placement clusters), and an admin's
+change of the tenants' quotas (placement and queued clusters) (docs/tenants.md)."""
 
 from __future__ import annotations
 
@@ -19,12 +19,15 @@ from app.api.routes.deps import (
     event_id_from,
     require_cluster_async,
 )
+from app.api.schemas.queues import QueueGangOut
 from app.api.schemas.tenants import GangIn, GangOut, QuotasIn, QuotasOut
 from app.service.decider import submit
 from app.service.events import dry_run
 
-router = APIRouter(prefix="/v1/clusters/{cluster_id}", tags=["tenants"],
-                   responses=responses(400, 401, 403, 404, 409, 413, 422, 503))
+_PREFIX, _RESPONSES = "/v1/clusters/{cluster_id}", responses(400, 401, 403, 404, 409, 413, 422,
+                                                              503)
+gangs_router = APIRouter(prefix=_PREFIX, tags=["tenants"], responses=_RESPONSES)
+quotas_router = APIRouter(prefix=_PREFIX, tags=["tenants"], responses=_RESPONSES)
 
 
 def gang_event(body: GangIn) -> dict[str, Any]:
@@ -35,11 +38,15 @@ def gang_event(body: GangIn) -> dict[str, Any]:
         event["tenant"] = body.tenant
     if body.at is not None:
         event["at"] = body.at
+    if body.timeout is not None:
+        event["timeout"] = body.timeout
     return event
 
 
-@router.post("/gangs", response_model=GangOut, operation_id="postGang",
-             summary="A gang of jobs arrives: place every member or none")
+@gangs_router.post("/gangs", response_model=GangOut, operation_id="postGang",
+             summary="A gang of jobs arrives: place (or start) every member or none",
+             responses={202: {"model": QueueGangOut,
+                              "description": "A queued cluster: the gang waits whole."}})
 @lean
 async def gang(cluster_id: str, body: GangIn, ctx: Ctx, principal: Auth, request: Request,
                idempotency_key: IdempotencyKey = None) -> JSONResponse:
@@ -52,7 +59,7 @@ async def gang(cluster_id: str, body: GangIn, ctx: Ctx, principal: Auth, request
     return answer_with(family, "gang", await submit(ctx, cluster_id, event))
 
 
-@router.put("/tenants", response_model=QuotasOut, operation_id="setQuotas",
+@quotas_router.put("/tenants", response_model=QuotasOut, operation_id="setQuotas",
             summary="Replace the tenants' quotas (admin), from the next decision on",
             responses=responses(412))
 async def set_quotas(cluster_id: str, body: QuotasIn, ctx: Ctx, principal: Auth,

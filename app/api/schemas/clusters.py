@@ -149,7 +149,7 @@ class ClusterCreate(StrictModel):
     seed: int = Field(0, ge=0, le=2**63 - 1,
                       description="Seeds the policy's random generator (power-of-d, RMS).")
     tenants: list[TenantIn] | None = Field(None, max_length=MAX_TENANTS, description=(
-        "Placement clusters: the tenants its arrivals run for, with their quotas "
+        "The tenants its arrivals run for, with their quotas "
         "(docs/tenants.md); none: one anonymous stream of jobs."))
 
     @model_validator(mode="after")
@@ -242,9 +242,6 @@ def spec_errors(body: ClusterCreate, max_servers: int, max_job_types: int
     if isinstance(body.policy, RmsPolicy):
         errors += body.policy.wall_rate_errors(total, len(body.job_types))
     if body.tenants is not None:
-        if isinstance(body.policy, RmsPolicy | GreedyQueuePolicy):
-            errors.append({"field": "tenants", "message": "tenants are served on placement "
-                           "clusters (dra, first_fit, best_fit, power_of_d) only"})
         errors += tenant_errors([t.model_dump() for t in body.tenants], body.dimensions)
     entries = total * len(body.job_types)
     if body.policy.kind in ("first_fit", "best_fit") and entries > MAX_INDEX_ENTRIES:

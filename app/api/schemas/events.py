@@ -18,11 +18,13 @@ from app.api.schemas.common import (
 )
 from app.api.schemas.queues import QueueArrivalOut, QueueReleaseOut
 from app.api.schemas.tenants import (
+    GANG_TIMEOUT_DOC,
     MAX_GANG,
     PRIORITY_DOC,
     TENANT_DOC,
     GangMember,
     GangOut,
+    GangTimeout,
     Priority,
 )
 
@@ -77,6 +79,7 @@ class BatchGang(StrictModel):
     tenant: Name | None = Field(None, description=TENANT_DOC)
     priority: int = Priority
     at: Instant | None = Field(None, description=AT_DOC)
+    timeout: GangTimeout = Field(None, description=GANG_TIMEOUT_DOC)
 
 
 class BatchDeparture(StrictModel):

@@ -7,10 +7,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from app.api.schemas.common import AsGiven, ClientId, Name, SegmentId, StrictModel
+from app.api.schemas.tenants import MAX_TENANTS, TENANT_DOC, TenantIn
 from app.policies.moments.family import MAX_CORES
 from app.policies.moments.policies import POLICIES
 from app.policies.moments.priors import GAMMA_MAX, GAMMA_MIN, PSEUDO_MAX
 from app.policies.moments.sla import OVERFLOW_SD_BY_DEFAULT
+from app.policies.tenancy import tenant_errors
 
 Cores = Annotated[int, Field(gt=0, le=MAX_CORES, strict=True)]
 Hours = Annotated[float, Field(ge=0, le=1e9, allow_inf_nan=False,
@@ -312,6 +314,17 @@ class MomentClusterCreate(StrictModel):
                        description="Target scale-out failure rate τ: sets the derived threshold "
                                    "and the closed loop's target.")
     policy: MomentPolicy
+    tenants: list[TenantIn] | None = Field(None, max_length=MAX_TENANTS, description=(
+        "The tenants its deployments run for, with quotas in cores (every vector is "
+        '{"cores": n}; docs/tenants.md); none: one anonymous stream of deployments.'))
+
+    @model_validator(mode="after")
+    def _tenants_are_in_cores(self) -> MomentClusterCreate:
+        if self.tenants is not None:
+            errors = tenant_errors([t.model_dump() for t in self.tenants], ["cores"])
+            if errors:
+                raise ValueError("; ".join(f"{e['field']}: {e['message']}" for e in errors))
+        return self
 
 
 class PriorObservations(StrictModel):
@@ -348,6 +361,7 @@ class DeploymentIn(StrictModel):
     prior: DeploymentPrior | None = Field(
         None, description='{"gamma": {"lambda": [shape, rate], "mu": [...], "sigma": [...]}} '
                           'and/or {"observations": {...}} pseudo-observations (§6).')
+    tenant: Name | None = Field(None, description=TENANT_DOC + " Its quota is in cores.")
     dry_run: bool = False
 
 
@@ -397,6 +411,10 @@ class MigrateAnswer(BaseModel):
 
 class ScaleOutOut(BaseModel):
     decision: Literal["granted", "denied"]
+    reason: Literal["quota_exceeded"] | None = Field(None, description=(
+        "Where tenants' quotas refused it: the deployment's tenant would exceed its quota "
+        "(`details.quota`); not counted as the cluster's scale-out failure."))
+    details: dict[str, Any] | None = None
     active_cores: int
     sla_failure_rate: float
     migrate: MigrateAnswer | None = Field(None, description=(

@@ -8,11 +8,12 @@ loop fires the clocks) or the clients' (every event carries ``at``; ticks are ex
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from app.api.schemas.common import Delivery, Instant, StrictModel
+from app.api.schemas.tenants import GANGS_TIMED_OUT_DOC
 from app.families.clocks import MAX_WALL_TICKS_PER_SECOND
 from app.policies.rms import GREEDY
 from app.policies.rms.rms import RmsScheduler
@@ -130,9 +131,17 @@ class StartedJob(BaseModel):
 class QueueArrivalOut(Delivery):
     decision: Literal["queued", "started"]
     job_id: str
-    position: int | None = Field(description="Place in its type's queue (0 = next); null "
-                                 "when it started at once.")
+    position: int | None = Field(description="Place in its type's queue (0 = next), or for "
+                                 "a job waiting for quota among its tenant's waiting jobs; "
+                                 "null when it started at once.")
     server_id: str | None = None
+    reason: Literal["waiting_for_quota"] | None = Field(None, description=(
+        "Where tenants' quotas hold it back: it waits for its tenant's quota (docs/tenants.md) "
+        "before the scheduler's queue."))
+    details: dict[str, Any] | None = Field(None, description=(
+        "waiting_for_quota: `quota`, whose quota, which limit, what is short, and who holds "
+        "the cohort's borrowed share."))
+    gangs_timed_out: list[str] | None = Field(None, description=GANGS_TIMED_OUT_DOC)
     at: float
     started: list[StartedJob] = Field(
         description="Queued jobs the scheduler started up to this event (before it).")
@@ -147,9 +156,12 @@ class QueueReleaseOut(Delivery):
     server_id: str | None = Field(description="Where it ran (released), or for a withdrawn job "
                                   "the server whose queue it waited in (distributed RMS queues; "
                                   "null for central queues).")
+    gang_id: str | None = Field(None, description=(
+        "withdrawn: the waiting gang it belonged to, withdrawn whole (none of it started)."))
     at: float
     started: list[StartedJob] = Field(
         description="Jobs started up to and at this departure, e.g. into the freed slot.")
+    gangs_timed_out: list[str] | None = Field(None, description=GANGS_TIMED_OUT_DOC)
 
 
 class TickOut(Delivery):
@@ -159,6 +171,26 @@ class TickOut(Delivery):
                        "the jump was too long for one call (about 100,000 clock ticks): tick "
                        "again.")
     started: list[StartedJob]
+    gangs_timed_out: list[str] | None = Field(None, description=GANGS_TIMED_OUT_DOC)
+
+
+class QueueGangOut(Delivery):
+    """A gang on a queued cluster: all its members started together, or it waits whole."""
+
+    decision: Literal["started", "queued"]
+    gang_id: str
+    reason: Literal["all_started", "waiting_for_quota", "waiting_for_room"] = Field(
+        description="waiting_for_quota: its tenant's quota cannot take all its members; "
+        "waiting_for_room: the servers have no room for all of them at once.")
+    position: int | None = Field(description="Its place among the waiting gangs (0 = tried "
+                                 "first); null when it started.")
+    members: list[dict[str, Any]] = Field(description="Each member's job id, type and server "
+                                          "(null while waiting).")
+    details: dict[str, Any] = Field(description="waiting_for_quota: `quota`, as for an "
+                                    "arrival.")
+    at: float
+    started: list[StartedJob] = Field(description="Other jobs started up to this event.")
+    gangs_timed_out: list[str] | None = Field(None, description=GANGS_TIMED_OUT_DOC)
 
 
 class StartForecast(BaseModel):
@@ -195,3 +227,9 @@ class JobOut(BaseModel):
                                        "without running.")
     forecast: StartForecast | None = Field(None, description="queued: when it is expected to "
                                            "start.")
+    reason: Literal["waiting_for_quota", "waiting_for_gang"] | None = Field(None, description=(
+        "queued, not yet in the scheduler's queue: waiting_for_quota, for its tenant's quota; "
+        "waiting_for_gang, for room for its whole gang."))
+    gang_id: str | None = Field(None, description="waiting_for_gang: its gang.")
+    tenant: str | None = Field(None, description="The tenant it runs for, where the cluster "
+                               "declares tenants.")

@@ -125,6 +125,12 @@ class QueueState(StateHeader):
     finished: int
     withdrawn: int
     clock: QueueClockView
+    tenancy: TenancyView | None = Field(None, description=(
+        "Where the cluster declares tenants: each one's usage, quota, borrowing and jobs "
+        "waiting for quota, and the quotas' generation."))
+    waiting_for_quota: PerType | None = Field(None, description=(
+        "Where the cluster declares tenants: jobs waiting for their tenant's quota, per type "
+        "(not yet in `queues`)."))
 
 
 class GreedyQueueState(QueueState):
@@ -142,7 +148,8 @@ class RmsState(QueueState):
     weights: dict[str, float]
     dummies: PerType = Field(description="Dummy jobs holding reserved room, per type.")
     clock_rates: dict[str, float] = Field(description="The Poisson clocks' rates, per type.")
-    next_tick: float
+    next_tick: float | None = Field(description="When the next clock tick fires; null: never "
+                                   "(a clock rate too small to fire within any float time).")
     max_jobs_per_server: int
     variant: RmsVariant
 
@@ -295,6 +302,9 @@ class MomentState(StateHeader):
     peak_expected_cores: PerHorizon
     grid: GridView
     sla: float | None
+    tenancy: TenancyView | None = Field(None, description=(
+        "Where the cluster declares tenants: each one's cores in use, quota and borrowing, "
+        "and the quotas' generation."))
     # The declaration's policy.derivation as stored (ThresholdDerivation, in the create body's
     # schema); not that model here, whose wrap serializer would split the document's one
     # schema into -Input and -Output and rename the client's class.

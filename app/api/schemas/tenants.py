@@ -3,7 +3,7 @@ and its decision, and the tenancy part of a cluster's state (docs/tenants.md).""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field, model_validator
 
@@ -25,6 +25,12 @@ PRIORITY_DOC = ("Within its tenant: a job of higher priority may preempt the ten
 TENANT_DOC = "The tenant the job runs for; required where the cluster declares tenants."
 
 Priority = Field(0, ge=-1000, le=1000, description=PRIORITY_DOC)
+GANG_TIMEOUT_DOC = ("Queued clusters: refuse the gang (withdraw its members) if it has not "
+                    "started this many time units after it arrived; none: it waits until a "
+                    "member departs. Placement clusters decide at once and refuse it.")
+GANGS_TIMED_OUT_DOC = ("Queued clusters: gangs whose timeout passed up to this event, refused "
+                       "(their members withdrawn).")
+GangTimeout = Annotated[float | None, Field(gt=0, le=1e12, allow_inf_nan=False)]
 
 
 class TenantPreemption(StrictModel):
@@ -81,6 +87,10 @@ class QuotasOut(Delivery):
     decision: Literal["quotas_set"]
     generation: int = Field(description="The new generation.")
     tenants: list[dict[str, Any]]
+    started: list[dict[str, Any]] | None = Field(None, description=(
+        "Queued clusters: jobs that waited for quota and started at once under the new "
+        "quotas."))
+    gangs_timed_out: list[str] | None = Field(None, description=GANGS_TIMED_OUT_DOC)
 
 
 class GangMember(StrictModel):
@@ -102,8 +112,10 @@ class GangIn(StrictModel):
     tenant: Name | None = Field(None, description=TENANT_DOC)
     priority: int = Priority
     at: Instant | None = Field(None, description=(
-        "DRA with a client-clock migration budget: when the gang arrived (never decreasing). "
+        "When the gang arrived (never decreasing), where clients keep the cluster's time: "
+        "queued clusters on the client clock, DRA with a client-clock migration budget. "
         "Other clusters refuse it."))
+    timeout: GangTimeout = Field(None, description=GANG_TIMEOUT_DOC)
     dry_run: bool = Field(False, description="Decide without committing anything.")
 
     @model_validator(mode="after")
@@ -148,11 +160,14 @@ class TenantView(BaseModel):
     usage: dict[str, float]
     nominal: dict[str, float]
     borrowed: dict[str, float]
-    dominant_share: float = Field(description="Usage over nominal on its most used resource, "
-                                              "over its weight.")
+    dominant_share: float = Field(description=(
+        "Its fair-sharing value: what it borrows of the cohort's lendable quota, on the "
+        "resource where that is most, over its weight; 0 within its nominal quota."))
     jobs: int
     preempted: int = Field(description="Its jobs preempted so far.")
     refused: int = Field(description="Its arrivals and gangs refused so far.")
+    waiting: int | None = Field(None, description="Queued clusters: its jobs waiting for "
+                                "quota.")
 
 
 class TenancyView(BaseModel):

@@ -7,6 +7,7 @@ import { barChart, lineChart, PALETTE } from "./charts.js";
 import { fmt, h, kpi, panel, pct, table, td } from "./dom.js";
 import { atVersion, pick, state, summary, tail } from "./model.js";
 import { clusterPicker } from "./picker.js";
+import { tenantsPanel } from "./tenants.js";
 
 const cfgName = (cfg) => Object.entries(cfg || {}).filter(([, n]) => n)
   .map(([t, n]) => `${n}×${t}`).join(" + ") || "empty";
@@ -36,25 +37,6 @@ function serverMap(servers, ranks) {
       "configuration (by rank)" : "pool"}; height of the fill: the fullest dimension; dashed: ` +
       `Reject Group. ${servers.total > servers.items.length ? `First ${servers.items.length} ` +
       `of ${servers.total} servers.` : `${servers.total} servers.`}`));
-}
-
-const vec = (v) => Object.entries(v || {}).map(([d, x]) => `${d} ${fmt(x)}`).join(", ");
-
-// Who holds the cluster: usage against nominal, what is borrowed, who was preempted or
-// refused. A borrower is who a lender's reclaim preempts, so its row is marked.
-function tenantsPanel(tenancy) {
-  const rows = tenancy.tenants;
-  return h("div", { class: "row" },
-    panel(`Tenants (quota generation ${tenancy.generation})`,
-      table(["tenant", "cohort", "usage", "nominal", "borrowed", "dominant share", "jobs",
-        "preempted", "refused"], rows.map((t) => h("tr", { "data-testid": `tenant-${t.name}`,
-        class: Object.values(t.borrowed).some((x) => x > 0) ? "borrowing" : "" },
-        td(t.declared ? t.name : `${t.name} (removed)`), td(t.cohort ?? "—"), td(vec(t.usage)),
-        td(vec(t.nominal)), td(vec(t.borrowed)), td(t.dominant_share), td(t.jobs),
-        td(t.preempted), td(t.refused))), { "data-testid": "tenants" })),
-    panel("Dominant share by tenant (1: at its quota)", barChart({
-      categories: rows.map((t) => t.name), testid: "chart-tenants",
-      series: [{ name: "dominant share", values: rows.map((t) => t.dominant_share) }] })));
 }
 
 export async function render({ params, inv }) {

@@ -7,6 +7,7 @@ import { lineChart } from "./charts.js";
 import { fmt, h, kpi, panel, table, td } from "./dom.js";
 import { atVersion, pick, state, tail, tickLagHurts } from "./model.js";
 import { clusterPicker } from "./picker.js";
+import { tenantsPanel } from "./tenants.js";
 
 // Queue lengths over the log tail, from the answers alone: a queued arrival adds one to its
 // type's queue, every job in an answer's `started` (each with its start time) takes one off.
@@ -112,7 +113,10 @@ export async function render({ params, inv }) {
   const [logged, fc] = await Promise.all([tail({ id: c.id, version: st.version }),
     forecasts(c, st)]);
   const events = logged.filter((e) => e.seq <= st.version);
-  const series = queueSeries(events, st.queues, types);
+  // A job waiting for quota is queued too, in its tenant's queue before the scheduler's.
+  const waiting = Object.fromEntries(types.map((t) => [t, st.queues[t] +
+    ((st.waiting_for_quota || {})[t] || 0)]));
+  const series = queueSeries(events, waiting, types);
   const clock = st.clock || {};
   const opt = (o, t) => (o && t in o ? o[t] : null);
   return h("div", { "data-testid": "page-queues" },
@@ -136,5 +140,6 @@ export async function render({ params, inv }) {
       panel(`Queue length per type over time (the last ${events.length} events)`,
         lineChart({ testid: "chart-queues", xLabel: "cluster time", step: true,
           series: types.map((t) => ({ name: t, points: series[t] })) }))),
+    st.tenancy ? tenantsPanel(st.tenancy) : null,
     forecastPanel(fc, st));
 }

@@ -16,7 +16,11 @@ from app.policies.moments.engine import MomentEngine
 from app.policies.moments.options import from_declaration
 from app.policies.moments.policies import POLICIES
 from app.policies.moments.recipe import Recipe
+from app.policies.moments import errors
 from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec
+from app.policies.tenancy import Quotas, TenantRefused
+
+CORES = ("cores",)  # a moment cluster's tenants have quotas in cores
 
 
 # The most cores a moment cluster holds, and so the most a deployment or one scale step counts.
@@ -27,10 +31,13 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
     kinds = POLICIES
     # threshold_calibrated is the service's own (app/service/calibrator.py), never a client's.
     event_kinds = frozenset({"deployment", "scale_out", "scale_in", "shutdown",
-                             "threshold_calibrated"})
+                             "threshold_calibrated", "quotas"})
 
-    def __init__(self, engine: MomentEngine, spec: Spec):
+    def __init__(self, engine: MomentEngine, spec: Spec, quotas: Quotas | None = None):
         super().__init__(engine)
+        # Tenants' quotas in cores, where the cluster declares tenants: a deployment and
+        # each scale-out are charged to the deployment's tenant before the engine decides.
+        self.quotas = quotas
         self.sla = spec.get("sla")  # the promise: the closed loop's target, and the view's
         self.derivation = spec["policy"].get("derivation")
         # Events applied to the engine (every change goes through apply), and admissible()
@@ -46,7 +53,9 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
 
     @classmethod
     def build(cls, spec: Spec) -> Self:
-        return cls(MomentEngine(from_declaration(spec)), spec)
+        tenants = spec.get("tenants")
+        return cls(MomentEngine(from_declaration(spec)), spec,
+                   Quotas(CORES, tenants) if tenants else None)
 
     @classmethod
     def warm_up(cls) -> None:
@@ -66,15 +75,26 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
 
     @classmethod
     def from_state(cls, spec: Spec, state: Mapping[str, Any]) -> Self:
-        return cls(MomentEngine.from_state(dict(state)), spec)
+        state = dict(state)
+        quotas = state.pop("quotas", None)
+        return cls(MomentEngine.from_state(state), spec,
+                   None if quotas is None else Quotas.from_state(CORES, quotas))
 
     def apply(self, event: Event, dry_run: bool = False) -> Answer:
         kind, engine = event["kind"], self.engine
         self._applied += not dry_run  # before the engine: a refusal counts too, harmlessly
+        if kind == "quotas":
+            return self._set_quotas(event)
+        if self.quotas is None and event.get("tenant") is not None:
+            raise TenantRefused("this cluster declares no tenants (docs/tenants.md)")
         if kind == "deployment":
+            if self.quotas is not None:
+                return self._admit_under_quota(event, dry_run)
             return Answer.of(engine.admit(event["deployment_id"], event["cores"], event["at"],
                                           event.get("category"), event.get("prior"), dry_run))
         if kind == "scale_out":
+            if self.quotas is not None:
+                return self._scale_out_under_quota(event)
             return Answer.of(engine.scale_out(event["deployment_id"], event["cores"],
                                               event["at"]))
         if kind == "threshold_calibrated":
@@ -84,7 +104,67 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
             out = engine.scale_in(event["deployment_id"], event["cores"], event["at"])
         else:
             out = engine.shutdown(event["deployment_id"], event["at"])
+        if self.quotas is not None and event["deployment_id"] in self.quotas.holders:
+            if out["alive"]:
+                self.quotas.resize(event["deployment_id"],
+                                   (float(engine.deployments[event["deployment_id"]].cores),))
+            else:
+                self.quotas.release(event["deployment_id"])
         return Answer("released", {"active_cores": out["active_cores"], "alive": out["alive"]})
+
+    # ---- tenants (app/policies/tenancy.py) ----------------------------------------------
+
+    def _admit_under_quota(self, event: Event, dry_run: bool) -> Answer:
+        """A deployment its tenant's quota cannot take is rejected (quota_exceeded) before
+        the engine sees it: the engine's books, which the SLA rests on, hold only what it
+        decided. One the quota takes is the engine's to decide, and charged if admitted."""
+        assert self.quotas is not None
+        engine, name = self.engine, event.get("tenant")
+        self.quotas.tenant(name)  # TenantRefused, UnknownTenant
+        cores = engine._check_cores(event["cores"])
+        engine._check_time(event["at"])
+        if event["deployment_id"] in engine.deployments:
+            raise errors.DuplicateDeployment(
+                "deployment_id", f"deployment {event['deployment_id']!r} already exists")
+        short = self.quotas.shortfall(name, (float(cores),))
+        if short is not None:
+            if not dry_run:
+                self.quotas.refuse(name)
+            return Answer("rejected", {"reason": "quota_exceeded", "details": {"quota": short}})
+        out = engine.admit(event["deployment_id"], cores, event["at"], event.get("category"),
+                           event.get("prior"), dry_run)
+        if out["decision"] == "admitted" and not dry_run:
+            self.quotas.hold(event["deployment_id"], name, 0, (float(cores),))
+        return Answer.of(out)
+
+    def _scale_out_under_quota(self, event: Event) -> Answer:
+        """A scale-out its deployment's tenant's quota cannot take is denied (quota_exceeded)
+        without the engine: it is the tenant's limit, not the cluster's scale-out failure,
+        which the SLA counts."""
+        assert self.quotas is not None
+        engine, dep = self.engine, event["deployment_id"]
+        cores = engine._check_cores(event["cores"])
+        engine._check_time(event["at"])
+        engine._live(dep)  # UnknownDeployment, DeadDeployment
+        h = self.quotas.holders[dep]
+        short = self.quotas.shortfall(h.tenant, (float(cores),))
+        if short is not None:
+            self.quotas.refuse(h.tenant)
+            return Answer("denied", {"reason": "quota_exceeded", "details": {"quota": short},
+                                     "active_cores": engine.active,
+                                     "sla_failure_rate": engine.sla_failure_rate,
+                                     "migrate": None})
+        out = engine.scale_out(dep, cores, event["at"])
+        if out["decision"] == "granted":
+            self.quotas.resize(dep, (h.demand[0] + cores,))
+        return Answer.of(out)
+
+    def _set_quotas(self, event: Event) -> Answer:
+        if self.quotas is None:
+            raise TenantRefused("this cluster declares no tenants (docs/tenants.md)")
+        self.quotas.replace(event["tenants"], event["generation"])
+        return Answer("quotas_set", {"generation": self.quotas.generation,
+                                     "tenants": self.quotas.declared()})
 
     def dry_run(self, event: Event) -> Answer:
         if event["kind"] != "deployment":
@@ -100,6 +180,8 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
                                        else self.engine.calibration)
         out["meets_sla"] = None if self.sla is None else out["sla_failure_rate"] <= self.sla
         out["admissible"] = self.admissible()
+        if self.quotas is not None:
+            out["tenancy"] = self.quotas.describe()
         return out
 
     def admissible(self) -> dict[str, Any]:
@@ -113,7 +195,10 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
         return copy.deepcopy(self._admissible[1])
 
     def to_state(self) -> dict[str, Any]:
-        return self.engine.to_state()
+        state = self.engine.to_state()
+        if self.quotas is not None:
+            state["quotas"] = self.quotas.to_state()
+        return state
 
     @property
     def now(self) -> float:
@@ -146,4 +231,6 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
             out["cluster_share"] = outgrowing["expected_cluster_share"]
             out["overflow_line"] = outgrowing.get("overflow_line_share",
                                                   outgrowing["expected_cluster_share"])
+        if self.quotas is not None:
+            out.update(self.quotas.gauges())  # type: ignore[arg-type]
         return out

@@ -63,7 +63,10 @@ class QueueScheduler:
 
     # ---- public API ---------------------------------------------------------------------
 
-    def arrive(self, job_id: str, job_type: str, at: float) -> dict[str, Any]:
+    def arrive(self, job_id: str, job_type: str, at: float,
+               queued_at: float | None = None) -> dict[str, Any]:
+        """A job arrives at ``at``; ``queued_at``, when earlier, is when it began to wait
+        before it reached this scheduler (for its tenant's quota, app/policies/quota_queue.py)."""
         if not isinstance(job_id, str) or not job_id:
             raise UnknownJob(job_id, UNKNOWN)
         if job_id in self.queued or job_id in self.running or job_id in self.finished \
@@ -74,7 +77,7 @@ class QueueScheduler:
         self._check_time("at", at)
         started = self._advance(float(at))
         self.arrived += 1
-        return self._admit(job_id, j, started)
+        return self._admit(job_id, j, started, self.now if queued_at is None else queued_at)
 
     def depart(self, job_id: str, at: float) -> dict[str, Any]:
         """Job ``job_id`` left at ``at``. Internal events before ``at`` fire first, as for every
@@ -105,16 +108,36 @@ class QueueScheduler:
     def _withdraw_job(self, job_id: str, started: list[dict[str, Any]]) -> dict[str, Any]:
         s = self._withdraw(job_id)
         j, qa = self.queued.pop(job_id)
-        self.withdrawn_total += 1
-        if self.params["finished_history"] > 0:
-            self.withdrawn[job_id] = (j, qa, self.now)
-            while len(self.withdrawn) > self.params["finished_history"]:
-                self.withdrawn.popitem(last=False)
+        self._remember_withdrawn(job_id, j, qa)
         # Nothing was running, so no slot is freed and nothing else starts: the greedy
         # invariant (no waiting job fits anywhere) and RMS's clocks are untouched; only the
         # queue lengths, hence RMS's weights, change.
         return {"decision": "withdrawn", "job_id": job_id,
                 "server_id": None if s is None else self.model.server_ids[s], "started": started}
+
+    def _remember_withdrawn(self, job_id: str, j: int, queued_at: float) -> None:
+        self.withdrawn_total += 1
+        if self.params["finished_history"] > 0:
+            self.withdrawn[job_id] = (j, queued_at, self.now)
+            while len(self.withdrawn) > self.params["finished_history"]:
+                self.withdrawn.popitem(last=False)
+
+    def withdrawn_before(self, job_id: str, job_type: str, queued_at: float) -> None:
+        """A job that left before it reached this scheduler (it waited for its tenant's
+        quota): counted as arrived and withdrawn, and kept in the history like any other."""
+        self.arrived += 1
+        self._remember_withdrawn(job_id, self._type_index(job_type), queued_at)
+
+    def start_now(self, job_id: str, job_type: str, s: int, queued_at: float
+                  ) -> dict[str, Any]:
+        """Start a job on server ``s`` at once, past the queues (a gang's member, which the
+        caller found room for); counted as arrived. Returns its start record."""
+        self.arrived += 1
+        return self._start(job_id, self._type_index(job_type), s, queued_at)
+
+    def knows(self, job_id: str) -> bool:
+        return job_id in self.queued or job_id in self.running or job_id in self.finished \
+            or job_id in self.withdrawn
 
     def advance(self, until: float) -> list[dict[str, Any]]:
         """Fire every internal event (clock tick, dummy departure) before ``until``."""
@@ -216,16 +239,17 @@ class QueueScheduler:
     # a queue per server and type, Algorithm 2) overrides _admit, _queued_view, _withdraw,
     # queue_lengths and the two queue-state hooks together.
 
-    def _admit(self, job_id: str, j: int, started: list[dict[str, Any]]) -> dict[str, Any]:
+    def _admit(self, job_id: str, j: int, started: list[dict[str, Any]],
+               queued_at: float) -> dict[str, Any]:
         """Start or queue a type-j arrival at ``self.now`` (validated and counted); returns
         ``arrive``'s answer, with ``started`` (the earlier starts of this call) in it."""
         s = self._place_arrival(j)
         if s is None:
             self.queues[j].append(job_id)
-            self.queued[job_id] = (j, self.now)
+            self.queued[job_id] = (j, queued_at)
             return {"decision": "queued", "job_id": job_id, "position": len(self.queues[j]) - 1,
                     "started": started}
-        rec = self._start(job_id, j, s, self.now)
+        rec = self._start(job_id, j, s, queued_at)
         return {"decision": "started", "job_id": job_id, "position": None,
                 "server_id": rec["server_id"], "started": started}
 

@@ -111,16 +111,17 @@ class DistributedRmsScheduler(RmsScheduler):
 
     # ---- hooks --------------------------------------------------------------------------
 
-    def _admit(self, job_id: str, j: int, started: list[dict[str, Any]]) -> dict[str, Any]:
+    def _admit(self, job_id: str, j: int, started: list[dict[str, Any]],
+               queued_at: float) -> dict[str, Any]:
         s = self._route(j)
         if self.params["replace_dummies"] and self.dummies_at[s][j]:
             self._remove_dummy(next(iter(self.dummies_at[s][j])))
-            rec = self._start(job_id, j, s, self.now)
+            rec = self._start(job_id, j, s, queued_at)
             return {"decision": "started", "job_id": job_id, "position": None,
                     "server_id": rec["server_id"], "started": started}
         q = self.local[s][j]
         q.append(job_id)
-        self.queued[job_id] = (j, self.now)
+        self.queued[job_id] = (j, queued_at)
         self.queued_server[job_id] = s
         return {"decision": "queued", "job_id": job_id, "position": len(q) - 1,
                 "started": started}

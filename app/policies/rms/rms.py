@@ -199,7 +199,9 @@ class RmsScheduler(QueueScheduler):
             "weights": dict(zip(names, self.weights())),
             "dummies": {n: len(d) for n, d in zip(names, self.dummies_by_type)},
             "clock_rates": dict(zip(names, self.rates)),
-            "next_tick": self.next_tick,
+            # A rate so small that the next tick is past every float (clock_rate 5e-324) never
+            # fires: null, which JSON can carry, rather than infinity, which it cannot.
+            "next_tick": self.next_tick if math.isfinite(self.next_tick) else None,
             "max_jobs_per_server": self.M,
             "variant": {k: self.params[k] for k in ("sampling", "adaptive", "replace_dummies")},
         }

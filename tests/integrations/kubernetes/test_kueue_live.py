@@ -155,7 +155,7 @@ def test_queued_workload_retries_until_headroom_starts_it(controller_for, fake, 
     assert state["podSetUpdates"] == [{"name": "worker",
                                        "nodeSelector": {"kubernetes.io/hostname": "rack-0"},
                                        "annotations": {PLAN: f'{{"job":"{uid}.worker"}}'}}]
-    # A queued cluster takes no gangs: a pod set of several pods is Rejected, nothing posted.
+    # No gangs to a queued cluster: a pod set of several pods is Rejected, nothing posted.
     fake.patches.clear()
     many = fixture("Workload.train-pending.json")
     many["metadata"]["uid"] = "another-workload"
@@ -165,8 +165,8 @@ def test_queued_workload_retries_until_headroom_starts_it(controller_for, fake, 
     state = _check(fake.patches[-1])
     assert state["state"] == "Rejected"
     assert state["message"] == (f"headroom: pod set worker has 4 pods; Headroom cluster {cid} "
-                                "is a queued cluster, which takes no gangs (yet): there each "
-                                "pod set must hold one pod")
+                                "is a queued cluster, to which this controller sends no "
+                                "gangs: there each pod set must hold one pod")
     assert _events(server, cid) == before
 
 

@@ -101,6 +101,7 @@ from .greedy_queue_state import GreedyQueueState
 from .greedy_queue_state_policy import GreedyQueueStatePolicy
 from .greedy_queue_state_queues import GreedyQueueStateQueues
 from .greedy_queue_state_running import GreedyQueueStateRunning
+from .greedy_queue_state_waiting_for_quota_type_0 import GreedyQueueStateWaitingForQuotaType0
 from .grid_view import GridView
 from .group_version_resource import GroupVersionResource
 from .growth_calibration_view import GrowthCalibrationView
@@ -120,6 +121,7 @@ from .history_item_violated import HistoryItemViolated
 from .history_page import HistoryPage
 from .host_priority import HostPriority
 from .job_out import JobOut
+from .job_out_reason_type_0 import JobOutReasonType0
 from .job_out_status import JobOutStatus
 from .job_page import JobPage
 from .job_type_in import JobTypeIn
@@ -195,12 +197,19 @@ from .quantile_tracking_params import QuantileTrackingParams
 from .quantile_tracking_policy import QuantileTrackingPolicy
 from .queue_arrival_out import QueueArrivalOut
 from .queue_arrival_out_decision import QueueArrivalOutDecision
+from .queue_arrival_out_details_type_0 import QueueArrivalOutDetailsType0
 from .queue_clock_view import QueueClockView
 from .queue_clock_view_mode import QueueClockViewMode
+from .queue_gang_out import QueueGangOut
+from .queue_gang_out_decision import QueueGangOutDecision
+from .queue_gang_out_details import QueueGangOutDetails
+from .queue_gang_out_members_item import QueueGangOutMembersItem
+from .queue_gang_out_reason import QueueGangOutReason
 from .queue_release_out import QueueReleaseOut
 from .queue_release_out_decision import QueueReleaseOutDecision
 from .quotas_in import QuotasIn
 from .quotas_out import QuotasOut
+from .quotas_out_started_type_0_item import QuotasOutStartedType0Item
 from .quotas_out_tenants_item import QuotasOutTenantsItem
 from .reconfiguration_out import ReconfigurationOut
 from .reconfiguration_out_configuration import ReconfigurationOutConfiguration
@@ -234,12 +243,14 @@ from .rms_state_clock_rates import RmsStateClockRates
 from .rms_state_dummies import RmsStateDummies
 from .rms_state_queues import RmsStateQueues
 from .rms_state_running import RmsStateRunning
+from .rms_state_waiting_for_quota_type_0 import RmsStateWaitingForQuotaType0
 from .rms_state_weights import RmsStateWeights
 from .rms_variant import RmsVariant
 from .scale_event import ScaleEvent
 from .scale_in_out import ScaleInOut
 from .scale_out_out import ScaleOutOut
 from .scale_out_out_decision import ScaleOutOutDecision
+from .scale_out_out_details_type_0 import ScaleOutOutDetailsType0
 from .server_page import ServerPage
 from .server_pool_in import ServerPoolIn
 from .server_pool_in_capacity import ServerPoolInCapacity
@@ -390,6 +401,7 @@ __all__ = (
     "GreedyQueueStatePolicy",
     "GreedyQueueStateQueues",
     "GreedyQueueStateRunning",
+    "GreedyQueueStateWaitingForQuotaType0",
     "GridView",
     "GroupVersionResource",
     "GrowthCalibrationView",
@@ -409,6 +421,7 @@ __all__ = (
     "HistoryPage",
     "HostPriority",
     "JobOut",
+    "JobOutReasonType0",
     "JobOutStatus",
     "JobPage",
     "JobTypeIn",
@@ -484,12 +497,19 @@ __all__ = (
     "QuantileTrackingPolicy",
     "QueueArrivalOut",
     "QueueArrivalOutDecision",
+    "QueueArrivalOutDetailsType0",
     "QueueClockView",
     "QueueClockViewMode",
+    "QueueGangOut",
+    "QueueGangOutDecision",
+    "QueueGangOutDetails",
+    "QueueGangOutMembersItem",
+    "QueueGangOutReason",
     "QueueReleaseOut",
     "QueueReleaseOutDecision",
     "QuotasIn",
     "QuotasOut",
+    "QuotasOutStartedType0Item",
     "QuotasOutTenantsItem",
     "ReconfigurationOut",
     "ReconfigurationOutConfiguration",
@@ -523,12 +543,14 @@ __all__ = (
     "RmsStateDummies",
     "RmsStateQueues",
     "RmsStateRunning",
+    "RmsStateWaitingForQuotaType0",
     "RmsStateWeights",
     "RmsVariant",
     "ScaleEvent",
     "ScaleInOut",
     "ScaleOutOut",
     "ScaleOutOutDecision",
+    "ScaleOutOutDetailsType0",
     "ServerPage",
     "ServerPoolIn",
     "ServerPoolInCapacity",

@@ -29,6 +29,9 @@ class BatchGang:
         priority (int | Unset): Within its tenant: a job of higher priority may preempt the tenant's own jobs of lower
             priority (0 when not given). Default: 0.
         tenant (None | str | Unset): The tenant the job runs for; required where the cluster declares tenants.
+        timeout (float | None | Unset): Queued clusters: refuse the gang (withdraw its members) if it has not started
+            this many time units after it arrived; none: it waits until a member departs. Placement clusters decide at once
+            and refuse it.
     """
 
     event_id: str
@@ -38,6 +41,7 @@ class BatchGang:
     at: float | None | Unset = UNSET
     priority: int | Unset = 0
     tenant: None | str | Unset = UNSET
+    timeout: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         event_id = self.event_id
@@ -65,6 +69,12 @@ class BatchGang:
         else:
             tenant = self.tenant
 
+        timeout: float | None | Unset
+        if isinstance(self.timeout, Unset):
+            timeout = UNSET
+        else:
+            timeout = self.timeout
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -81,6 +91,8 @@ class BatchGang:
             field_dict["priority"] = priority
         if tenant is not UNSET:
             field_dict["tenant"] = tenant
+        if timeout is not UNSET:
+            field_dict["timeout"] = timeout
 
         return field_dict
 
@@ -124,6 +136,15 @@ class BatchGang:
 
         tenant = _parse_tenant(d.pop("tenant", UNSET))
 
+        def _parse_timeout(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        timeout = _parse_timeout(d.pop("timeout", UNSET))
+
         batch_gang = cls(
             event_id=event_id,
             gang_id=gang_id,
@@ -132,6 +153,7 @@ class BatchGang:
             at=at,
             priority=priority,
             tenant=tenant,
+            timeout=timeout,
         )
 
         return batch_gang

@@ -33,8 +33,8 @@ class ClusterCreate:
         policy (BestFitPolicy | DraPolicy | FirstFitPolicy | GreedyQueuePolicy | PowerOfDPolicy | RmsPolicy):
         server_pools (list[ServerPoolIn]):
         seed (int | Unset): Seeds the policy's random generator (power-of-d, RMS). Default: 0.
-        tenants (list[TenantIn] | None | Unset): Placement clusters: the tenants its arrivals run for, with their quotas
-            (docs/tenants.md); none: one anonymous stream of jobs.
+        tenants (list[TenantIn] | None | Unset): The tenants its arrivals run for, with their quotas (docs/tenants.md);
+            none: one anonymous stream of jobs.
     """
 
     dimensions: list[str]

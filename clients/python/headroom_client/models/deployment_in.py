@@ -27,6 +27,8 @@ class DeploymentIn:
         event_id (None | str | Unset):
         prior (DeploymentPrior | None | Unset): {"gamma": {"lambda": [shape, rate], "mu": [...], "sigma": [...]}} and/or
             {"observations": {...}} pseudo-observations (§6).
+        tenant (None | str | Unset): The tenant the job runs for; required where the cluster declares tenants. Its quota
+            is in cores.
     """
 
     at: float
@@ -36,6 +38,7 @@ class DeploymentIn:
     dry_run: bool | Unset = False
     event_id: None | str | Unset = UNSET
     prior: DeploymentPrior | None | Unset = UNSET
+    tenant: None | str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.deployment_prior import DeploymentPrior  # noqa: PLC0415
@@ -68,6 +71,12 @@ class DeploymentIn:
         else:
             prior = self.prior
 
+        tenant: None | str | Unset
+        if isinstance(self.tenant, Unset):
+            tenant = UNSET
+        else:
+            tenant = self.tenant
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -85,6 +94,8 @@ class DeploymentIn:
             field_dict["event_id"] = event_id
         if prior is not UNSET:
             field_dict["prior"] = prior
+        if tenant is not UNSET:
+            field_dict["tenant"] = tenant
 
         return field_dict
 
@@ -136,6 +147,15 @@ class DeploymentIn:
 
         prior = _parse_prior(d.pop("prior", UNSET))
 
+        def _parse_tenant(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        tenant = _parse_tenant(d.pop("tenant", UNSET))
+
         deployment_in = cls(
             at=at,
             cores=cores,
@@ -144,6 +164,7 @@ class DeploymentIn:
             dry_run=dry_run,
             event_id=event_id,
             prior=prior,
+            tenant=tenant,
         )
 
         return deployment_in

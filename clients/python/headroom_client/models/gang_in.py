@@ -21,13 +21,16 @@ class GangIn:
         gang_id (str): Printable ASCII without spaces or "/", not starting with ".", at most 200 characters: it is a
             path segment of later requests.
         members (list[GangMember]): Placed in this order, each by the cluster's policy; each departs on its own.
-        at (float | None | Unset): DRA with a client-clock migration budget: when the gang arrived (never decreasing).
-            Other clusters refuse it.
+        at (float | None | Unset): When the gang arrived (never decreasing), where clients keep the cluster's time:
+            queued clusters on the client clock, DRA with a client-clock migration budget. Other clusters refuse it.
         dry_run (bool | Unset): Decide without committing anything. Default: False.
         event_id (None | str | Unset): Idempotency key, unique per cluster (or the Idempotency-Key header).
         priority (int | Unset): Within its tenant: a job of higher priority may preempt the tenant's own jobs of lower
             priority (0 when not given). Default: 0.
         tenant (None | str | Unset): The tenant the job runs for; required where the cluster declares tenants.
+        timeout (float | None | Unset): Queued clusters: refuse the gang (withdraw its members) if it has not started
+            this many time units after it arrived; none: it waits until a member departs. Placement clusters decide at once
+            and refuse it.
     """
 
     gang_id: str
@@ -37,6 +40,7 @@ class GangIn:
     event_id: None | str | Unset = UNSET
     priority: int | Unset = 0
     tenant: None | str | Unset = UNSET
+    timeout: float | None | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         gang_id = self.gang_id
@@ -68,6 +72,12 @@ class GangIn:
         else:
             tenant = self.tenant
 
+        timeout: float | None | Unset
+        if isinstance(self.timeout, Unset):
+            timeout = UNSET
+        else:
+            timeout = self.timeout
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -86,6 +96,8 @@ class GangIn:
             field_dict["priority"] = priority
         if tenant is not UNSET:
             field_dict["tenant"] = tenant
+        if timeout is not UNSET:
+            field_dict["timeout"] = timeout
 
         return field_dict
 
@@ -134,6 +146,15 @@ class GangIn:
 
         tenant = _parse_tenant(d.pop("tenant", UNSET))
 
+        def _parse_timeout(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        timeout = _parse_timeout(d.pop("timeout", UNSET))
+
         gang_in = cls(
             gang_id=gang_id,
             members=members,
@@ -142,6 +163,7 @@ class GangIn:
             event_id=event_id,
             priority=priority,
             tenant=tenant,
+            timeout=timeout,
         )
 
         return gang_in

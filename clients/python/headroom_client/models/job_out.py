@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..models.job_out_reason_type_0 import JobOutReasonType0
 from ..models.job_out_status import JobOutStatus
 from ..types import UNSET, Unset
 
@@ -26,9 +27,13 @@ class JobOut:
         status (JobOutStatus):
         finished_at (float | None | Unset):
         forecast (None | StartForecast | Unset): queued: when it is expected to start.
+        gang_id (None | str | Unset): waiting_for_gang: its gang.
         position (int | None | Unset):
+        reason (JobOutReasonType0 | None | Unset): queued, not yet in the scheduler's queue: waiting_for_quota, for its
+            tenant's quota; waiting_for_gang, for room for its whole gang.
         server_id (None | str | Unset):
         started_at (float | None | Unset):
+        tenant (None | str | Unset): The tenant it runs for, where the cluster declares tenants.
         withdrawn_at (float | None | Unset): withdrawn: when it left its queue without running.
     """
 
@@ -38,9 +43,12 @@ class JobOut:
     status: JobOutStatus
     finished_at: float | None | Unset = UNSET
     forecast: None | StartForecast | Unset = UNSET
+    gang_id: None | str | Unset = UNSET
     position: int | None | Unset = UNSET
+    reason: JobOutReasonType0 | None | Unset = UNSET
     server_id: None | str | Unset = UNSET
     started_at: float | None | Unset = UNSET
+    tenant: None | str | Unset = UNSET
     withdrawn_at: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -69,11 +77,25 @@ class JobOut:
         else:
             forecast = self.forecast
 
+        gang_id: None | str | Unset
+        if isinstance(self.gang_id, Unset):
+            gang_id = UNSET
+        else:
+            gang_id = self.gang_id
+
         position: int | None | Unset
         if isinstance(self.position, Unset):
             position = UNSET
         else:
             position = self.position
+
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        elif isinstance(self.reason, JobOutReasonType0):
+            reason = self.reason.value
+        else:
+            reason = self.reason
 
         server_id: None | str | Unset
         if isinstance(self.server_id, Unset):
@@ -86,6 +108,12 @@ class JobOut:
             started_at = UNSET
         else:
             started_at = self.started_at
+
+        tenant: None | str | Unset
+        if isinstance(self.tenant, Unset):
+            tenant = UNSET
+        else:
+            tenant = self.tenant
 
         withdrawn_at: float | None | Unset
         if isinstance(self.withdrawn_at, Unset):
@@ -107,12 +135,18 @@ class JobOut:
             field_dict["finished_at"] = finished_at
         if forecast is not UNSET:
             field_dict["forecast"] = forecast
+        if gang_id is not UNSET:
+            field_dict["gang_id"] = gang_id
         if position is not UNSET:
             field_dict["position"] = position
+        if reason is not UNSET:
+            field_dict["reason"] = reason
         if server_id is not UNSET:
             field_dict["server_id"] = server_id
         if started_at is not UNSET:
             field_dict["started_at"] = started_at
+        if tenant is not UNSET:
+            field_dict["tenant"] = tenant
         if withdrawn_at is not UNSET:
             field_dict["withdrawn_at"] = withdrawn_at
 
@@ -157,6 +191,15 @@ class JobOut:
 
         forecast = _parse_forecast(d.pop("forecast", UNSET))
 
+        def _parse_gang_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        gang_id = _parse_gang_id(d.pop("gang_id", UNSET))
+
         def _parse_position(data: object) -> int | None | Unset:
             if data is None:
                 return data
@@ -165,6 +208,23 @@ class JobOut:
             return cast(int | None | Unset, data)
 
         position = _parse_position(d.pop("position", UNSET))
+
+        def _parse_reason(data: object) -> JobOutReasonType0 | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                reason_type_0 = JobOutReasonType0(data)
+
+                return reason_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(JobOutReasonType0 | None | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
 
         def _parse_server_id(data: object) -> None | str | Unset:
             if data is None:
@@ -184,6 +244,15 @@ class JobOut:
 
         started_at = _parse_started_at(d.pop("started_at", UNSET))
 
+        def _parse_tenant(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        tenant = _parse_tenant(d.pop("tenant", UNSET))
+
         def _parse_withdrawn_at(data: object) -> float | None | Unset:
             if data is None:
                 return data
@@ -200,9 +269,12 @@ class JobOut:
             status=status,
             finished_at=finished_at,
             forecast=forecast,
+            gang_id=gang_id,
             position=position,
+            reason=reason,
             server_id=server_id,
             started_at=started_at,
+            tenant=tenant,
             withdrawn_at=withdrawn_at,
         )
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..models.moment_state_peak_expected_cores import MomentStatePeakExpectedCores
     from ..models.moment_state_threshold_derivation_type_0 import MomentStateThresholdDerivationType0
     from ..models.outgrowing_view import OutgrowingView
+    from ..models.tenancy_view import TenancyView
 
 
 T = TypeVar("T", bound="MomentState")
@@ -67,6 +68,8 @@ class MomentState:
         calibration (CalibrationProgress | None | Unset): While threshold_derivation.status is calibrating: the
             background calibration's status (queued, running, done, failed, cancelled), lives simulated of the most it can
             take, and when it expects to finish.
+        tenancy (None | TenancyView | Unset): Where the cluster declares tenants: each one's cores in use, quota and
+            borrowing, and the quotas' generation.
     """
 
     active_cores: int
@@ -100,6 +103,7 @@ class MomentState:
     utilization_now: float
     version: int
     calibration: CalibrationProgress | None | Unset = UNSET
+    tenancy: None | TenancyView | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.calibration_progress import CalibrationProgress  # noqa: PLC0415
@@ -110,6 +114,7 @@ class MomentState:
         from ..models.moment_state_overflow_bound_per_horizon_type_0 import MomentStateOverflowBoundPerHorizonType0  # noqa: PLC0415
         from ..models.moment_state_threshold_derivation_type_0 import MomentStateThresholdDerivationType0  # noqa: PLC0415
         from ..models.outgrowing_view import OutgrowingView  # noqa: PLC0415
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
 
         active_cores = self.active_cores
 
@@ -211,6 +216,14 @@ class MomentState:
         else:
             calibration = self.calibration
 
+        tenancy: dict[str, Any] | None | Unset
+        if isinstance(self.tenancy, Unset):
+            tenancy = UNSET
+        elif isinstance(self.tenancy, TenancyView):
+            tenancy = self.tenancy.to_dict()
+        else:
+            tenancy = self.tenancy
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -249,6 +262,8 @@ class MomentState:
         )
         if calibration is not UNSET:
             field_dict["calibration"] = calibration
+        if tenancy is not UNSET:
+            field_dict["tenancy"] = tenancy
 
         return field_dict
 
@@ -265,6 +280,7 @@ class MomentState:
         from ..models.moment_state_peak_expected_cores import MomentStatePeakExpectedCores  # noqa: PLC0415
         from ..models.moment_state_threshold_derivation_type_0 import MomentStateThresholdDerivationType0  # noqa: PLC0415
         from ..models.outgrowing_view import OutgrowingView  # noqa: PLC0415
+        from ..models.tenancy_view import TenancyView  # noqa: PLC0415
 
         d = dict(src_dict)
         active_cores = d.pop("active_cores")
@@ -455,6 +471,23 @@ class MomentState:
 
         calibration = _parse_calibration(d.pop("calibration", UNSET))
 
+        def _parse_tenancy(data: object) -> None | TenancyView | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                tenancy_type_0 = TenancyView.from_dict(data)
+
+                return tenancy_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | TenancyView | Unset, data)
+
+        tenancy = _parse_tenancy(d.pop("tenancy", UNSET))
+
         moment_state = cls(
             active_cores=active_cores,
             admissible=admissible,
@@ -487,6 +520,7 @@ class MomentState:
             utilization_now=utilization_now,
             version=version,
             calibration=calibration,
+            tenancy=tenancy,
         )
 
         return moment_state

@@ -30,6 +30,9 @@ class QueueReleaseOut:
             (distributed RMS queues; null for central queues).
         started (list[StartedJob]): Jobs started up to and at this departure, e.g. into the freed slot.
         dry_run (bool | Unset):  Default: False.
+        gang_id (None | str | Unset): withdrawn: the waiting gang it belonged to, withdrawn whole (none of it started).
+        gangs_timed_out (list[str] | None | Unset): Queued clusters: gangs whose timeout passed up to this event,
+            refused (their members withdrawn).
     """
 
     at: float
@@ -40,6 +43,8 @@ class QueueReleaseOut:
     server_id: None | str
     started: list[StartedJob]
     dry_run: bool | Unset = False
+    gang_id: None | str | Unset = UNSET
+    gangs_timed_out: list[str] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -64,6 +69,21 @@ class QueueReleaseOut:
 
         dry_run = self.dry_run
 
+        gang_id: None | str | Unset
+        if isinstance(self.gang_id, Unset):
+            gang_id = UNSET
+        else:
+            gang_id = self.gang_id
+
+        gangs_timed_out: list[str] | None | Unset
+        if isinstance(self.gangs_timed_out, Unset):
+            gangs_timed_out = UNSET
+        elif isinstance(self.gangs_timed_out, list):
+            gangs_timed_out = self.gangs_timed_out
+
+        else:
+            gangs_timed_out = self.gangs_timed_out
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -79,6 +99,10 @@ class QueueReleaseOut:
         )
         if dry_run is not UNSET:
             field_dict["dry_run"] = dry_run
+        if gang_id is not UNSET:
+            field_dict["gang_id"] = gang_id
+        if gangs_timed_out is not UNSET:
+            field_dict["gangs_timed_out"] = gangs_timed_out
 
         return field_dict
 
@@ -118,6 +142,32 @@ class QueueReleaseOut:
 
         dry_run = d.pop("dry_run", UNSET)
 
+        def _parse_gang_id(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        gang_id = _parse_gang_id(d.pop("gang_id", UNSET))
+
+        def _parse_gangs_timed_out(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                gangs_timed_out_type_0 = cast(list[str], data)
+
+                return gangs_timed_out_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        gangs_timed_out = _parse_gangs_timed_out(d.pop("gangs_timed_out", UNSET))
+
         queue_release_out = cls(
             at=at,
             decision=decision,
@@ -127,6 +177,8 @@ class QueueReleaseOut:
             server_id=server_id,
             started=started,
             dry_run=dry_run,
+            gang_id=gang_id,
+            gangs_timed_out=gangs_timed_out,
         )
 
         queue_release_out.additional_properties = d

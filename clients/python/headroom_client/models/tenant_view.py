@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
 
+from ..types import UNSET, Unset
+
 if TYPE_CHECKING:
     from ..models.tenant_view_borrowed import TenantViewBorrowed
     from ..models.tenant_view_nominal import TenantViewNominal
@@ -22,7 +24,8 @@ class TenantView:
         borrowed (TenantViewBorrowed):
         cohort (None | str):
         declared (bool): False for a tenant a quota change removed while its jobs still run.
-        dominant_share (float): Usage over nominal on its most used resource, over its weight.
+        dominant_share (float): Its fair-sharing value: what it borrows of the cohort's lendable quota, on the resource
+            where that is most, over its weight; 0 within its nominal quota.
         jobs (int):
         name (str):
         nominal (TenantViewNominal):
@@ -30,6 +33,7 @@ class TenantView:
         refused (int): Its arrivals and gangs refused so far.
         usage (TenantViewUsage):
         weight (float | None):
+        waiting (int | None | Unset): Queued clusters: its jobs waiting for quota.
     """
 
     borrowed: TenantViewBorrowed
@@ -43,6 +47,7 @@ class TenantView:
     refused: int
     usage: TenantViewUsage
     weight: float | None
+    waiting: int | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -70,6 +75,12 @@ class TenantView:
         weight: float | None
         weight = self.weight
 
+        waiting: int | None | Unset
+        if isinstance(self.waiting, Unset):
+            waiting = UNSET
+        else:
+            waiting = self.waiting
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -87,6 +98,8 @@ class TenantView:
                 "weight": weight,
             }
         )
+        if waiting is not UNSET:
+            field_dict["waiting"] = waiting
 
         return field_dict
 
@@ -129,6 +142,15 @@ class TenantView:
 
         weight = _parse_weight(d.pop("weight"))
 
+        def _parse_waiting(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        waiting = _parse_waiting(d.pop("waiting", UNSET))
+
         tenant_view = cls(
             borrowed=borrowed,
             cohort=cohort,
@@ -141,6 +163,7 @@ class TenantView:
             refused=refused,
             usage=usage,
             weight=weight,
+            waiting=waiting,
         )
 
         tenant_view.additional_properties = d

@@ -27,6 +27,8 @@ class TickOut:
         replayed (bool): True when this answers a retry of a logged event.
         started (list[StartedJob]):
         dry_run (bool | Unset):  Default: False.
+        gangs_timed_out (list[str] | None | Unset): Queued clusters: gangs whose timeout passed up to this event,
+            refused (their members withdrawn).
     """
 
     decision: TickOutDecision
@@ -35,6 +37,7 @@ class TickOut:
     replayed: bool
     started: list[StartedJob]
     dry_run: bool | Unset = False
+    gangs_timed_out: list[str] | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,6 +57,15 @@ class TickOut:
 
         dry_run = self.dry_run
 
+        gangs_timed_out: list[str] | None | Unset
+        if isinstance(self.gangs_timed_out, Unset):
+            gangs_timed_out = UNSET
+        elif isinstance(self.gangs_timed_out, list):
+            gangs_timed_out = self.gangs_timed_out
+
+        else:
+            gangs_timed_out = self.gangs_timed_out
+
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update(
@@ -67,6 +79,8 @@ class TickOut:
         )
         if dry_run is not UNSET:
             field_dict["dry_run"] = dry_run
+        if gangs_timed_out is not UNSET:
+            field_dict["gangs_timed_out"] = gangs_timed_out
 
         return field_dict
 
@@ -97,6 +111,23 @@ class TickOut:
 
         dry_run = d.pop("dry_run", UNSET)
 
+        def _parse_gangs_timed_out(data: object) -> list[str] | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, list):
+                    raise TypeError()
+                gangs_timed_out_type_0 = cast(list[str], data)
+
+                return gangs_timed_out_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(list[str] | None | Unset, data)
+
+        gangs_timed_out = _parse_gangs_timed_out(d.pop("gangs_timed_out", UNSET))
+
         tick_out = cls(
             decision=decision,
             event_seq=event_seq,
@@ -104,6 +135,7 @@ class TickOut:
             replayed=replayed,
             started=started,
             dry_run=dry_run,
+            gangs_timed_out=gangs_timed_out,
         )
 
         tick_out.additional_properties = d

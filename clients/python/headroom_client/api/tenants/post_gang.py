@@ -9,6 +9,7 @@ from ...client import AuthenticatedClient, Client
 from ...models.gang_in import GangIn
 from ...models.gang_out import GangOut
 from ...models.problem import Problem
+from ...models.queue_gang_out import QueueGangOut
 from ...types import UNSET, Response, Unset
 
 
@@ -37,11 +38,18 @@ def _get_kwargs(
     return _kwargs
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> GangOut | Problem | None:
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> GangOut | Problem | QueueGangOut | None:
     if response.status_code == 200:
         response_200 = GangOut.from_dict(response.json())
 
         return response_200
+
+    if response.status_code == 202:
+        response_202 = QueueGangOut.from_dict(response.json())
+
+        return response_202
 
     if response.status_code == 400:
         response_400 = Problem.from_dict(response.json())
@@ -94,7 +102,9 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[GangOut | Problem]:
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[GangOut | Problem | QueueGangOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -109,8 +119,8 @@ def sync_detailed(
     client: AuthenticatedClient,
     body: GangIn,
     idempotency_key: None | str | Unset = UNSET,
-) -> Response[GangOut | Problem]:
-    """A gang of jobs arrives: place every member or none
+) -> Response[GangOut | Problem | QueueGangOut]:
+    """A gang of jobs arrives: place (or start) every member or none
 
     Args:
         cluster_id (str):
@@ -122,7 +132,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GangOut | Problem]
+        Response[GangOut | Problem | QueueGangOut]
     """
 
     kwargs = _get_kwargs(
@@ -144,8 +154,8 @@ def sync(
     client: AuthenticatedClient,
     body: GangIn,
     idempotency_key: None | str | Unset = UNSET,
-) -> GangOut | Problem | None:
-    """A gang of jobs arrives: place every member or none
+) -> GangOut | Problem | QueueGangOut | None:
+    """A gang of jobs arrives: place (or start) every member or none
 
     Args:
         cluster_id (str):
@@ -157,7 +167,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GangOut | Problem
+        GangOut | Problem | QueueGangOut
     """
 
     return sync_detailed(
@@ -174,8 +184,8 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
     body: GangIn,
     idempotency_key: None | str | Unset = UNSET,
-) -> Response[GangOut | Problem]:
-    """A gang of jobs arrives: place every member or none
+) -> Response[GangOut | Problem | QueueGangOut]:
+    """A gang of jobs arrives: place (or start) every member or none
 
     Args:
         cluster_id (str):
@@ -187,7 +197,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[GangOut | Problem]
+        Response[GangOut | Problem | QueueGangOut]
     """
 
     kwargs = _get_kwargs(
@@ -207,8 +217,8 @@ async def asyncio(
     client: AuthenticatedClient,
     body: GangIn,
     idempotency_key: None | str | Unset = UNSET,
-) -> GangOut | Problem | None:
-    """A gang of jobs arrives: place every member or none
+) -> GangOut | Problem | QueueGangOut | None:
+    """A gang of jobs arrives: place (or start) every member or none
 
     Args:
         cluster_id (str):
@@ -220,7 +230,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        GangOut | Problem
+        GangOut | Problem | QueueGangOut
     """
 
     return (
