@@ -350,12 +350,12 @@ def test_a_gang_two_of_whose_nodes_would_share_a_server_is_refused_unbooked(live
     assert live[1].get(f"/v1/clusters/{cid}/state").json()["jobs"] == 0
 
 
-def test_a_multi_node_job_on_a_queued_cluster_is_refused_saying_gangs_are_not_served(
+def test_a_multi_node_job_on_a_queued_cluster_is_refused_saying_the_plugin_runs_no_gangs_there(
         live, tmp_path, capsys):
     queued = declare(live, "queued", policy={"kind": "first_fit_queue"})
     answer = submit(live, tmp_path, capsys, queued, "--cpus", "4", "--nodes", "2")
     assert answer["decision"] == "refused", answer
-    assert "not served on queued clusters yet" in answer["message"]
+    assert "this plugin runs gangs on placement clusters only" in answer["message"]
     assert "first_fit_queue" in answer["message"]
     assert logged(live, queued) == []
 
