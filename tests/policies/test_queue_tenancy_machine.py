@@ -30,7 +30,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from app.policies.errors import PolicyError
 from app.policies.rms.family import QueueAdapter
 from app.policies.rms.gangs import room_for_all
-from app.policies.tenancy import EPS
+from tests.policies.tenancy_limits import assert_grown_within_limits
 from tests.policies.test_tenancy_machine import TENANTS, tenants_strategy
 
 KINDS = ["first_fit_queue", "best_fit_queue", "random_fit_queue", "rms"]
@@ -64,25 +64,7 @@ class QueueTenancyMachine(RuleBasedStateMachine):
 
     def _check_admissions(self, before: dict[str, float]) -> None:
         """Every tenant whose usage grew in this step is within its limits."""
-        usage = self._usage()
-        for name, u in usage.items():
-            t = self.tenants.get(name)
-            if u <= before.get(name, 0.0) + EPS:
-                continue
-            assert t is not None, f"removed tenant {name} was admitted"
-            nominal = t["nominal"]["cpu"]
-            if t["cohort"] is None:
-                assert u <= nominal + EPS, (name, u, nominal)
-                continue
-            if t.get("borrowing_limit") is not None:
-                assert u <= nominal + t["borrowing_limit"]["cpu"] + EPS
-            members = [x for x in self.tenants.values() if x["cohort"] == t["cohort"]]
-            own = {x["name"]: x["nominal"]["cpu"] - (x["lending_limit"]["cpu"] if
-                                                     x.get("lending_limit") else
-                                                     x["nominal"]["cpu"]) for x in members}
-            pool = sum(x["nominal"]["cpu"] - own[x["name"]] for x in members)
-            drawn = sum(max(0.0, usage.get(x["name"], 0.0) - own[x["name"]]) for x in members)
-            assert drawn <= pool + EPS, (drawn, pool)
+        assert_grown_within_limits(self.tenants, self._usage(), before, "cpu")
 
     # ---- rules ---------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from app.policies.errors import PolicyError
 from app.policies.placement import PlacementAdapter
-from app.policies.tenancy import EPS
+from tests.policies.tenancy_limits import assert_grown_within_limits
 
 KINDS = ["first_fit", "best_fit", "power_of_d", "dra"]
 TENANTS = ["a", "b", "c"]
@@ -82,26 +82,9 @@ class TenancyMachine(RuleBasedStateMachine):
     def _usage(self) -> dict[str, float]:
         return {name: u[0] for name, u in self.adapter.quotas.usage.items()}
 
-    def _check_admitted(self, tenant: str, before: dict[str, float]) -> None:
-        """The tenant's usage after an admission stays within its limits."""
-        t = self.tenants.get(tenant)
-        usage = self._usage()
-        u = usage[tenant]
-        if u <= before.get(tenant, 0.0) + EPS:
-            return  # preemption of its own jobs made room: nothing more taken
-        nominal = t["nominal"]["cpu"]
-        if t["cohort"] is None:
-            assert u <= nominal + EPS, (tenant, u, nominal)
-            return
-        if t.get("borrowing_limit") is not None:
-            assert u <= nominal + t["borrowing_limit"]["cpu"] + EPS
-        members = [x for x in self.tenants.values() if x["cohort"] == t["cohort"]]
-        own = {x["name"]: x["nominal"]["cpu"] - (x["lending_limit"]["cpu"]
-                                                  if x.get("lending_limit") else x["nominal"]["cpu"])
-               for x in members}
-        pool = sum(x["nominal"]["cpu"] - own[x["name"]] for x in members)
-        drawn = sum(max(0.0, usage.get(x["name"], 0.0) - own[x["name"]]) for x in members)
-        assert drawn <= pool + EPS, (drawn, pool)
+    def _check_admitted(self, before: dict[str, float]) -> None:
+        """The tenants' usage after an admission stays within their limits."""
+        assert_grown_within_limits(self.tenants, self._usage(), before, "cpu")
 
     def _lender_guarantee_applies(self, tenant: str, job_type: str) -> bool:
         t = self.tenants[tenant]
@@ -139,7 +122,7 @@ class TenancyMachine(RuleBasedStateMachine):
             return
         answer = self.adapter.apply(event).to_dict()
         if answer["decision"] == "placed":
-            self._check_admitted(tenant, before)
+            self._check_admitted(before)
             for p in answer["preempted"]:
                 assert p["job_id"] not in self.adapter.engine.jobs
         elif guaranteed:
@@ -162,7 +145,7 @@ class TenancyMachine(RuleBasedStateMachine):
             assert all(placed), answer
             assert [m["server_id"] for m in answer["members"]] == [
                 self.adapter.server_of(m["job_id"]) for m in members]
-            self._check_admitted(tenant, before)
+            self._check_admitted(before)
         else:
             assert not any(placed), answer
             assert answer["members"] == [] and answer["preempted"] == []

@@ -26,7 +26,7 @@ from app.api.schemas.moments import MomentClusterCreate
 from app.families.moments import declare
 from app.policies.errors import PolicyError
 from app.policies.moments.family import MomentAdapter
-from app.policies.tenancy import EPS
+from tests.policies.tenancy_limits import assert_grown_within_limits
 
 TENANTS = ["a", "b", "c"]
 
@@ -67,24 +67,7 @@ class MomentTenancyMachine(RuleBasedStateMachine):
         return sorted(d for d, x in self.adapter.engine.deployments.items() if x.alive)
 
     def _check(self, before: dict[str, float]) -> None:
-        usage = self._usage()
-        for name, u in usage.items():
-            if u <= before.get(name, 0.0) + EPS:
-                continue
-            t = self.tenants[name]
-            nominal = t["nominal"]["cores"]
-            if t["cohort"] is None:
-                assert u <= nominal + EPS
-                continue
-            if t.get("borrowing_limit"):
-                assert u <= nominal + t["borrowing_limit"]["cores"] + EPS
-            members = [x for x in self.tenants.values() if x["cohort"] == t["cohort"]]
-            own = {x["name"]: x["nominal"]["cores"] - (x["lending_limit"]["cores"] if
-                                                       x.get("lending_limit") else
-                                                       x["nominal"]["cores"]) for x in members}
-            pool = sum(x["nominal"]["cores"] - own[x["name"]] for x in members)
-            drawn = sum(max(0.0, usage.get(x["name"], 0.0) - own[x["name"]]) for x in members)
-            assert drawn <= pool + EPS
+        assert_grown_within_limits(self.tenants, self._usage(), before, "cores")
 
     def _engine(self) -> str:
         return json.dumps(self.adapter.engine.to_state(), sort_keys=True, default=str)
