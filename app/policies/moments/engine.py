@@ -134,6 +134,23 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
 
     _check_cores = staticmethod(errors.check_cores)
 
+    def check_arrival(self, deployment_id: str, cores: int, at: float) -> tuple[float, int]:
+        """What ``admit`` refuses of a deployment's id, cores and time; its time and cores."""
+        at = self._check_time(at)
+        cores = self._check_cores(cores)
+        if not isinstance(deployment_id, str) or not deployment_id:
+            raise errors.MomentsError("deployment_id", "deployment_id must be a non-empty string")
+        if deployment_id in self.deployments:
+            raise errors.DuplicateDeployment("deployment_id", f"deployment {deployment_id!r} already exists")
+        return at, cores
+
+    def check_scale_out(self, deployment_id: str, cores: int, at: float
+                        ) -> tuple[float, int, Deployment]:
+        """What ``scale_out`` refuses; its time, cores and the live deployment."""
+        at = self._check_time(at)
+        cores = self._check_cores(cores)
+        return at, cores, self._live(deployment_id)
+
     def _live(self, deployment_id: str) -> Deployment:
         d = self.deployments.get(deployment_id)
         if d is None:
@@ -381,12 +398,7 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
         prior: {"gamma": {"lambda": [a, b], "mu": [a, b], "sigma": [a, b]}} to replace the
         base prior, and/or {"observations": {<Stats field>: value}} as pseudo-observations.
         """
-        at = self._check_time(at)
-        cores = self._check_cores(cores)
-        if not isinstance(deployment_id, str) or not deployment_id:
-            raise errors.MomentsError("deployment_id", "deployment_id must be a non-empty string")
-        if deployment_id in self.deployments:
-            raise errors.DuplicateDeployment("deployment_id", f"deployment {deployment_id!r} already exists")
+        at, cores = self.check_arrival(deployment_id, cores, at)
         if prior is not None and (not isinstance(prior, dict) or set(prior) - {"gamma", "observations"}):
             raise errors.InvalidPrior("prior", "prior takes only 'gamma' and 'observations'")
         try:
@@ -473,9 +485,7 @@ class MomentEngine(OutgrowingWatch, EngineViews, Snapshots):
 
     def scale_out(self, deployment_id: str, cores: int, at: float) -> dict[str, Any]:
         """All-or-nothing; granted whenever the cores are free, else an SLA failure."""
-        at = self._check_time(at)
-        cores = self._check_cores(cores)
-        d = self._live(deployment_id)
+        at, cores, d = self.check_scale_out(deployment_id, cores, at)
         self.now = at
         d.advance(at)
         d.stats.scaleouts += 1

@@ -16,7 +16,6 @@ from app.policies.moments.engine import MomentEngine
 from app.policies.moments.options import from_declaration
 from app.policies.moments.policies import POLICIES
 from app.policies.moments.recipe import Recipe
-from app.policies.moments import errors
 from app.policies.protocol import Answer, Event, Gauges, PolicyAdapter, Spec
 from app.policies.tenancy import Quotas, TenantRefused
 
@@ -121,11 +120,7 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
         assert self.quotas is not None
         engine, name = self.engine, event.get("tenant")
         self.quotas.tenant(name)  # TenantRefused, UnknownTenant
-        cores = engine._check_cores(event["cores"])
-        engine._check_time(event["at"])
-        if event["deployment_id"] in engine.deployments:
-            raise errors.DuplicateDeployment(
-                "deployment_id", f"deployment {event['deployment_id']!r} already exists")
+        _, cores = engine.check_arrival(event["deployment_id"], event["cores"], event["at"])
         short = self.quotas.shortfall(name, (float(cores),))
         if short is not None:
             if not dry_run:
@@ -143,9 +138,7 @@ class MomentAdapter(PolicyAdapter[MomentEngine], HasDeployments, ShowsAdmissible
         which the SLA counts."""
         assert self.quotas is not None
         engine, dep = self.engine, event["deployment_id"]
-        cores = engine._check_cores(event["cores"])
-        engine._check_time(event["at"])
-        engine._live(dep)  # UnknownDeployment, DeadDeployment
+        _, cores, _ = engine.check_scale_out(dep, event["cores"], event["at"])
         h = self.quotas.holders[dep]
         short = self.quotas.shortfall(h.tenant, (float(cores),))
         if short is not None:

@@ -217,8 +217,7 @@ class QueueAdapter(PolicyAdapter[QueueScheduler], HoldsJobs, TracksJobs):
         if gang_id in self.gangs.gangs:
             raise DuplicateJob(gang_id, "is a gang already waiting", field="gang_id")
         for job_id, job_type in members:
-            if job_id in self.gangs or engine.knows(job_id) or (
-                    self.held is not None and job_id in self.held):
+            if job_id in self.gangs or self._known(job_id):
                 raise DuplicateJob(job_id, "is already queued, running or recently finished",
                                    field="job_id")
             engine.model.type_index(job_type)  # UnknownJobType
@@ -259,11 +258,9 @@ class QueueAdapter(PolicyAdapter[QueueScheduler], HoldsJobs, TracksJobs):
         started: list[dict[str, Any]] = []
         engine = self.engine
         for gang in list(self.gangs.gangs.values()):
-            if self.quotas is not None and gang.tenant in self.quotas.tenants and \
-                    self.quotas.shortfall(gang.tenant, self._gang_demand(gang.members)):
-                continue
-            if self.quotas is not None and gang.tenant not in self.quotas.tenants:
-                continue  # its tenant was removed by a quota change: it takes nothing more
+            if self.quotas is not None and self.quotas.shortfall(
+                    gang.tenant, self._gang_demand(gang.members)) is not None:
+                continue  # short of quota, or its tenant was removed by a quota change
             servers = room_for_all(engine.model, engine.used, gang.members)
             if servers is None:
                 continue
@@ -294,6 +291,10 @@ class QueueAdapter(PolicyAdapter[QueueScheduler], HoldsJobs, TracksJobs):
 
     # ---- tenants (app/policies/quota_queue.py) ------------------------------------------
 
+    def _known(self, job_id: str) -> bool:
+        """Whether the job waits for quota or the scheduler holds or remembers it."""
+        return (self.held is not None and job_id in self.held) or self.engine.knows(job_id)
+
     def _demand(self, job_type: str) -> tuple[float, ...]:
         model = self.engine.model
         return model.job_types[model.type_index(job_type)].demand
@@ -303,7 +304,7 @@ class QueueAdapter(PolicyAdapter[QueueScheduler], HoldsJobs, TracksJobs):
         engine, job_id = self.engine, event["job_id"]
         name = event.get("tenant")
         self.quotas.tenant(name)  # TenantRefused, UnknownTenant
-        if job_id in self.held or engine.knows(job_id):
+        if self._known(job_id):
             raise DuplicateJob(job_id, "is already queued, running or recently finished",
                                field="job_id")
         demand = self._demand(event["job_type"])  # UnknownJobType
